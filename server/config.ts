@@ -1,0 +1,96 @@
+// Settings from the environment (and `labctl serve` flags), validated once at start-up. Every bad
+// value is reported together so an operator fixes them in one go.
+import path from 'node:path';
+import { z } from 'zod';
+
+const intFrom = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const ConfigSchema = z.object({
+  PORT: intFrom(0, 65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres(ql)?|sqlite):\/\//, 'must start with postgres://, postgresql:// or sqlite://')
+    .optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('laboratory@localhost'),
+  PUBLIC_URL: z.url().optional(),
+  LAB_NAME: z.string().min(1).default('National Meat Inspection Service'),
+  LAB_SHORT_NAME: z.string().min(1).default('NMIS'),
+  SESSION_IDLE_MINUTES: intFrom(1, 7 * 24 * 60).default(60),
+  SESSION_MAX_HOURS: intFrom(1, 30 * 24).default(12),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEMO: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+});
+
+export type RawConfig = z.input<typeof ConfigSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: { client: 'sqlite3'; filename: string } | { client: 'pg'; connectionString: string; searchPath?: string };
+  smtpUrl?: string;
+  mailFrom: string;
+  publicUrl?: string;
+  labName: string;
+  labShortName: string;
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  logLevel: string;
+  demo: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads settings from `env` (normally process.env) with `overrides` (CLI flags) taking precedence. */
+export function loadConfig(env: Record<string, string | undefined>, overrides: Partial<Record<keyof RawConfig, string>> = {}): Config {
+  const raw: Record<string, string | undefined> = {};
+  for (const key of Object.keys(ConfigSchema.shape)) {
+    const value = overrides[key as keyof RawConfig] ?? env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message} (got ${JSON.stringify(raw[String(i.path[0])])})`));
+  }
+  const c = parsed.data;
+  const dataDir = path.resolve(c.DATA_DIR);
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    dataDir,
+    database: databaseSettings(c.DATABASE_URL, dataDir),
+    smtpUrl: c.SMTP_URL,
+    mailFrom: c.MAIL_FROM,
+    publicUrl: c.PUBLIC_URL,
+    labName: c.LAB_NAME,
+    labShortName: c.LAB_SHORT_NAME,
+    sessionIdleMinutes: c.SESSION_IDLE_MINUTES,
+    sessionMaxHours: c.SESSION_MAX_HOURS,
+    logLevel: c.LOG_LEVEL,
+    demo: c.DEMO,
+  };
+}
+
+function databaseSettings(url: string | undefined, dataDir: string): Config['database'] {
+  if (!url) return { client: 'sqlite3', filename: path.join(dataDir, 'lab.sqlite') };
+  if (url.startsWith('sqlite://')) return { client: 'sqlite3', filename: path.resolve(url.slice('sqlite://'.length)) };
+  return { client: 'pg', connectionString: url };
+}
+
+/** A description of the database without credentials, for logs and the CLI. */
+export function describeDatabase(db: Config['database']): string {
+  if (db.client === 'sqlite3') return `SQLite ${db.filename}`;
+  const u = new URL(db.connectionString);
+  return `PostgreSQL ${u.hostname}:${u.port || 5432}${u.pathname}`;
+}

@@ -1,0 +1,20 @@
+import type { Db } from './knex.js';
+import { migrationSource } from './migrations/index.js';
+
+const options = { migrationSource };
+
+export async function migrateLatest(db: Db): Promise<string[]> {
+  const [, applied] = await db.migrate.latest(options);
+  return applied as string[];
+}
+
+/** Rolls back the last batch, or every migration with `all`. */
+export async function migrateRollback(db: Db, all = false): Promise<string[]> {
+  const [, reverted] = await db.migrate.rollback(options, all);
+  return reverted as string[];
+}
+
+export async function migrationStatus(db: Db): Promise<{ applied: string[]; pending: string[] }> {
+  const [completed, pending] = (await db.migrate.list(options)) as [{ name: string }[], string[]];
+  return { applied: completed.map((m) => m.name), pending: pending.map(String) };
+}

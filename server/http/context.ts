@@ -1,0 +1,24 @@
+// What every router gets: the app's dependencies, and the typed Koa state.
+import type { Router, RouterContext } from '@koa/router';
+import type { Config } from '../config.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/knex.js';
+import type { Logger } from '../logger.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { User } from '../services/users.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface AppState {
+  user?: User;
+  sessionToken?: string;
+}
+
+export type AppContext = RouterContext<AppState>;
+export type AppRouter = Router<AppState>;

@@ -1,0 +1,36 @@
+// The built portal: hashed assets cached for a year, index.html for every other GET so the React
+// router can take over. Mounted after the API routers, so API routes always win.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Middleware } from 'koa';
+import send from 'koa-send';
+
+const YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+export function serveSpa(uiDir: string): Middleware {
+  const indexFile = path.join(uiDir, 'index.html');
+  return async (ctx, next) => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.status !== 404 || ctx.body !== undefined) return next();
+    if (ctx.path.startsWith('/assets/')) {
+      await send(ctx, ctx.path, {
+        root: uiDir,
+        immutable: true,
+        maxage: YEAR_SECONDS * 1000,
+      }).catch(() => undefined);
+      if (ctx.body) return;
+      return next();
+    }
+    const file = ctx.path.replace(/^\/+/, '');
+    if (file && !file.includes('..') && /\.[a-z0-9]+$/i.test(file) && fs.existsSync(path.join(uiDir, file))) {
+      await send(ctx, file, { root: uiDir, maxage: 60 * 60 * 1000 });
+      return;
+    }
+    if (!fs.existsSync(indexFile)) {
+      ctx.status = 503;
+      ctx.body = { message: 'The portal has not been built yet: run `npm run build`.' };
+      return;
+    }
+    ctx.set('Cache-Control', 'no-cache');
+    await send(ctx, 'index.html', { root: uiDir });
+  };
+}

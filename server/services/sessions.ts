@@ -1,0 +1,56 @@
+// Server sessions (DESIGN.md section 7): an opaque random token for the cookie, only its hash stored,
+// with an idle and an absolute expiry. Kept in the database so several instances share them.
+import type { Knex } from 'knex';
+import type { Clock } from '../clock.js';
+import { USER_COLUMNS, toUser, type User } from './users.js';
+import { randomToken, sha256 } from './secrets.js';
+
+export interface SessionPolicy {
+  idleMinutes: number;
+  maxHours: number;
+}
+
+const minutes = (n: number) => n * 60_000;
+// Refresh last_seen_at at most once a minute, not on every call.
+const TOUCH_EVERY_MS = 60_000;
+
+export async function createSession(db: Knex, clock: Clock, policy: SessionPolicy, userId: number): Promise<{ token: string; expiresAt: string }> {
+  const token = randomToken();
+  const now = clock.now();
+  const expiresAt = new Date(now.getTime() + minutes(policy.maxHours * 60)).toISOString();
+  await db('sessions').insert({
+    token_hash: sha256(token),
+    user_id: userId,
+    created_at: now.toISOString(),
+    last_seen_at: now.toISOString(),
+    expires_at: expiresAt,
+  });
+  return { token, expiresAt };
+}
+
+/** The active user of a session token, or undefined when the session is unknown, expired or the user inactive. */
+export async function resolveSession(db: Knex, clock: Clock, policy: SessionPolicy, token: string): Promise<User | undefined> {
+  const row = await db('sessions as s')
+    .join('users as u', 'u.id', 's.user_id')
+    .where('s.token_hash', sha256(token))
+    .first(['s.id as session_id', 's.last_seen_at', 's.expires_at', ...USER_COLUMNS.map((c) => `u.${c}`)]);
+  if (!row) return undefined;
+  const now = clock.now();
+  const idleDeadline = new Date(row.last_seen_at).getTime() + minutes(policy.idleMinutes);
+  if (now.getTime() >= idleDeadline || now.toISOString() >= row.expires_at || row.deletion_status !== 'ACTIVE') {
+    await db('sessions').where({ id: row.session_id }).delete();
+    return undefined;
+  }
+  if (now.getTime() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) {
+    await db('sessions').where({ id: row.session_id }).update({ last_seen_at: now.toISOString() });
+  }
+  return toUser(row);
+}
+
+export async function endSession(db: Knex, token: string): Promise<void> {
+  await db('sessions').where({ token_hash: sha256(token) }).delete();
+}
+
+export async function endAllSessionsOf(db: Knex | Knex.Transaction, userId: number): Promise<void> {
+  await db('sessions').where({ user_id: userId }).delete();
+}

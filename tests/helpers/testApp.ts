@@ -1,0 +1,114 @@
+// The app as API tests see it: listening on port 0 with its own database, a real SMTP mailbox and a
+// clock the test moves. Nothing is mocked.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp } from '../../server/app.js';
+import { loadConfig, type Config } from '../../server/config.js';
+import { migrateLatest } from '../../server/db/migrate.js';
+import { createLogger } from '../../server/logger.js';
+import { createMailer } from '../../server/mail/mailer.js';
+import { createClientAccount } from '../../server/services/clients.js';
+import { createSession } from '../../server/services/sessions.js';
+import { createUser, type User } from '../../server/services/users.js';
+import type { Role } from '../../server/domain/roles.js';
+import { HttpClient } from './httpClient.js';
+import { startMailbox, type Mailbox } from './mailbox.js';
+import { TestClock } from './testClock.js';
+import { createTestDatabase, type TestDatabase } from './testDatabase.js';
+import type { AppDeps } from '../../server/http/context.js';
+
+export interface TestApp {
+  url: string;
+  db: TestDatabase['db'];
+  dbKind: TestDatabase['kind'];
+  clock: TestClock;
+  mailbox: Mailbox;
+  config: Config;
+  deps: AppDeps;
+  /** A fresh client with no cookies (a new browser). */
+  anonymous(): HttpClient;
+  /** Creates a verified, active user of `role` and returns a signed-in client for it. */
+  signedIn(role: Role, overrides?: Partial<UserSeed>): Promise<{ user: User; http: HttpClient }>;
+  /** Creates a verified, active user without signing it in. */
+  createUser(role: Role, overrides?: Partial<UserSeed>): Promise<User>;
+  close(): Promise<void>;
+}
+
+export interface UserSeed {
+  email: string;
+  username: string | null;
+  password: string;
+  firstName: string;
+  lastName: string;
+  companyName: string;
+  ltoNo: string;
+  classification: string;
+}
+
+let sequence = 0;
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  await migrateLatest(database.db);
+  const mailbox = await startMailbox();
+  const clock = new TestClock();
+  const config: Config = {
+    ...loadConfig({ DATA_DIR: path.join(os.tmpdir(), 'lab-test-data'), LOG_LEVEL: 'silent', ...env }),
+    database: database.settings,
+    smtpUrl: mailbox.url,
+  };
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const mailer = createMailer({ smtpUrl: mailbox.url, from: 'lab@test.local', outboxDir: '', demo: false, logger });
+  const deps: AppDeps = { config, db: database.db, mailer, clock, logger };
+  const app = createApp({ ...deps, uiDir: path.join(os.tmpdir(), 'lab-no-ui') });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const createTestUser = async (role: Role, overrides: Partial<UserSeed> = {}) => {
+    sequence += 1;
+    const seed: UserSeed = {
+      email: `${role}${sequence}-${process.pid}@example.test`,
+      username: `${role}${sequence}`,
+      password: 'correct horse battery',
+      firstName: 'Test',
+      lastName: `${role[0].toUpperCase()}${role.slice(1)}`,
+      companyName: 'Example Meats Corp.',
+      ltoNo: 'LTO-TEST-1',
+      classification: 'Importer',
+      ...overrides,
+    };
+    const user = { ...seed, contactNumber: '639171234567', verified: true };
+    return role === 'client'
+      ? createClientAccount(database.db, clock, user, seed)
+      : createUser(database.db, clock, { ...user, role });
+  };
+
+  return {
+    url,
+    db: database.db,
+    dbKind: database.kind,
+    clock,
+    mailbox,
+    config,
+    deps,
+    anonymous: () => new HttpClient(url),
+    createUser: createTestUser,
+    async signedIn(role, overrides) {
+      const user = await createTestUser(role, overrides);
+      const session = await createSession(database.db, clock, { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours }, user.id);
+      const http = new HttpClient(url);
+      http.setCookie('lab_session', session.token);
+      return { user, http };
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      mailer.close();
+      await mailbox.close();
+      await database.drop();
+    },
+  };
+}
