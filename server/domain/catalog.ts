@@ -1,6 +1,7 @@
 // The laboratory's test catalog: every orderable analyte with its API name (SPEC section 3), the label
 // the tester panels show (SPEC section 2), its price and turnaround (SPEC section 9). Pure data, shared
 // by server, CLI and UI, so a price or label changes in exactly one place.
+import type { Discipline } from './roles.js';
 
 export const FAMILIES = ['microbio', 'chem', 'molBio'] as const;
 export type Family = (typeof FAMILIES)[number];
@@ -9,9 +10,6 @@ export type Family = (typeof FAMILIES)[number];
 export const GROUPS = ['microbio', 'chemMicrobial', 'chemElisa', 'molBio'] as const;
 export type Group = (typeof GROUPS)[number];
 
-/** A tester discipline, as in the tester routes (/for-testing-chem, ...). */
-export const DISCIPLINES = ['chem', 'microbio', 'molbio'] as const;
-export type Discipline = (typeof DISCIPLINES)[number];
 
 export interface Analyte {
   /** API / database name, e.g. `beta_agonists` (spelled as the wire format spells it). */

@@ -1,7 +1,7 @@
 // Who may do what, in one table (DESIGN.md section 7). Pure: the API, the CLI and the UI ask the
 // same question. Ownership is part of the question: a client reaches only its own requests.
-import { DISCIPLINE_GROUPS, type Discipline, type Group } from './catalog.js';
-import type { Role } from './roles.js';
+import { DISCIPLINE_GROUPS, type Group } from './catalog.js';
+import { disciplineOf, type Role } from './roles.js';
 
 export type Action =
   | 'request:submit'
@@ -31,16 +31,10 @@ export interface Resource {
 
 const DESK: readonly Role[] = ['staff', 'admin'];
 
-export const TESTER_DISCIPLINE: Partial<Record<Role, Discipline>> = {
-  chemtester: 'chem',
-  microbiotester: 'microbio',
-  molbiotester: 'molbio',
-};
-
 /** Whether `role` is the tester of the discipline that writes `group`. */
 export function testsGroup(role: Role, group: Group | undefined): boolean {
-  const discipline = TESTER_DISCIPLINE[role];
-  return discipline !== undefined && group !== undefined && DISCIPLINE_GROUPS[discipline].includes(group);
+  const discipline = disciplineOf(role);
+  return discipline !== null && group !== undefined && DISCIPLINE_GROUPS[discipline].includes(group);
 }
 
 const ownsIt = (actor: Actor, r: Resource) => actor.role === 'client' && r.clientUserId === actor.id;

@@ -11,8 +11,8 @@ export function tempDataDir(): string {
 }
 
 /** Runs labctl and resolves with stdout, stderr and exit code whatever the outcome. */
-export function labctl(args: string[], dataDir: string, options: Options = {}) {
-  return execa('node', [LABCTL, ...args], {
+export async function labctl(args: string[], dataDir: string, options: Options = {}): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  const result = await execa('node', [LABCTL, ...args], {
     reject: false,
     env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', SMTP_URL: '', ...(options.env ?? {}) },
     extendEnv: true,
@@ -20,4 +20,5 @@ export function labctl(args: string[], dataDir: string, options: Options = {}) {
     timeout: 60_000,
     ...options,
   });
+  return { stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? ''), exitCode: result.exitCode ?? 1 };
 }

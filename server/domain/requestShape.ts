@@ -1,0 +1,97 @@
+// The request as the API reads it (SPEC section 3, "Request (as read)"): stored columns plus one
+// boolean flag per family, group and test. Pure, so the UI can rely on the same names.
+import { ANALYTES, findAnalyte, type Family, type Group } from './catalog.js';
+import type { RequestStatus } from './requestStatus.js';
+
+export interface RequestRecord {
+  requestId: number;
+  controlNumber: string | null;
+  clientUserId: number;
+  submissionDate: string;
+  requestStatus: RequestStatus;
+  representativeName: string;
+  contactNumber: string;
+  emailAddress: string;
+  companyName: string;
+  clientClassification: string;
+  ltoNumber: string | null;
+  sampleCategory: string;
+  lotBatchNo: string | null;
+  sampleSource: string | null;
+  productionDate: string | null;
+  expiryDate: string | null;
+  samplingDate: string | null;
+  samplerName: string | null;
+  testingPurpose: string;
+  otherTestingPurpose: string | null;
+  gramPositiveAstText: string | null;
+  gramNegativeAstText: string | null;
+  estimatedFee: number;
+  dueDate: string | null;
+  /** Codes of the ticked tests, in catalog order. */
+  tests: string[];
+}
+
+export type RequestFlags = Record<string, boolean>;
+
+/** The boolean flags of SPEC section 3 for a set of ticked tests. */
+export function requestFlags(tests: readonly string[], gram: { positive?: string | null; negative?: string | null } = {}): RequestFlags {
+  const ticked = new Set(tests);
+  const flags: RequestFlags = {};
+  for (const a of ANALYTES) flags[a.code] = ticked.has(a.code);
+  const families = new Set<Family>();
+  const groups = new Set<Group>();
+  for (const code of ticked) {
+    const a = findAnalyte(code);
+    if (a) {
+      families.add(a.family);
+      groups.add(a.group);
+    }
+  }
+  flags.microbio = families.has('microbio');
+  flags.chem = families.has('chem');
+  flags.molBio = families.has('molBio');
+  flags.microbial = groups.has('chemMicrobial');
+  flags.elisa = groups.has('chemElisa');
+  flags.speciesIdentification = groups.has('molBio');
+  flags.gramPositiveAst = Boolean(gram.positive?.trim());
+  flags.gramNegativeAst = Boolean(gram.negative?.trim());
+  return flags;
+}
+
+/** A request plus its flags: the wide shape the API answers. Flags are read as `view[code] === true`. */
+export type RequestView = RequestRecord & Record<string, unknown>;
+
+export function presentRequest(record: RequestRecord): RequestView {
+  return { ...requestFlags(record.tests, { positive: record.gramPositiveAstText, negative: record.gramNegativeAstText }), ...record };
+}
+
+/** Families of the ticked tests, in catalog order (for "Tests Selected"). */
+export function familiesOf(tests: readonly string[]): Family[] {
+  const families: Family[] = [];
+  for (const a of ANALYTES) if (tests.includes(a.code) && !families.includes(a.family)) families.push(a.family);
+  return families;
+}
+
+/** Control numbers are `YYYY-NNNN`, numbered per year without gaps. */
+export function formatControlNumber(year: number, sequence: number): string {
+  return `${year}-${String(sequence).padStart(4, '0')}`;
+}
+
+export interface PlannedAnalysis {
+  sampleId: number;
+  testCode: string;
+  family: Family;
+  group: Group;
+}
+
+/** The analyses an approved request needs: one per sample and ticked test. */
+export function plannedAnalyses(sampleIds: readonly number[], tests: readonly string[]): PlannedAnalysis[] {
+  const analytes = ANALYTES.filter((a) => tests.includes(a.code));
+  return sampleIds.flatMap((sampleId) => analytes.map((a) => ({ sampleId, testCode: a.code, family: a.family, group: a.group })));
+}
+
+/** The month (YYYY-MM) a result counts in: its analysis date's, or the save time's when it has none. */
+export function reportMonth(analysisDate: string | null, savedAt: string): string {
+  return (analysisDate ?? savedAt).slice(0, 7);
+}
