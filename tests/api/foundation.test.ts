@@ -70,6 +70,18 @@ describe(`foundation (${databaseKind()})`, () => {
     expect((await http.get('/me')).body.id).toBe(user.id);
   });
 
+  it('never writes passwords or codes to the log', async () => {
+    const user = await app.createUser('client', { password: 'SuperSecret-123' });
+    const http = app.anonymous();
+    await http.post(`/login?identifier=${encodeURIComponent(user.email)}&password=SuperSecret-123`);
+    const code = await app.mailbox.codeFor(user.email);
+    await http.post('/verify-otp', { username: user.email, otp: code });
+    const logs = app.logLines.join('\n');
+    expect(logs).toContain('/login?identifier=');
+    expect(logs).not.toContain('SuperSecret-123');
+    expect(logs).not.toContain(code);
+  });
+
   it('refuses a wrong password without telling whether the account exists', async () => {
     const user = await app.createUser('client');
     const wrong = await app.anonymous().post('/login', { identifier: user.email, password: 'nope' });

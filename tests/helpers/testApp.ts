@@ -26,6 +26,8 @@ export interface TestApp {
   clock: TestClock;
   mailbox: Mailbox;
   config: Config;
+  /** Every log line the app wrote (JSON text). */
+  logLines: string[];
   deps: AppDeps;
   /** A fresh client with no cookies (a new browser). */
   anonymous(): HttpClient;
@@ -59,7 +61,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     database: database.settings,
     smtpUrl: mailbox.url,
   };
-  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  // Logs are kept in memory so tests can assert what is (and is not) logged.
+  const logLines: string[] = [];
+  const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
   const mailer = createMailer({ smtpUrl: mailbox.url, from: 'lab@test.local', outboxDir: '', demo: false, logger });
   const deps: AppDeps = { config, db: database.db, mailer, clock, logger };
   const app = createApp({ ...deps, uiDir: path.join(os.tmpdir(), 'lab-no-ui') });
@@ -94,6 +98,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     clock,
     mailbox,
     config,
+    logLines,
     deps,
     anonymous: () => new HttpClient(url),
     createUser: createTestUser,

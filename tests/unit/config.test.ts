@@ -1,0 +1,43 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, describeDatabase, loadConfig } from '../../server/config.js';
+import { redactUrl } from '../../server/logger.js';
+
+describe('configuration', () => {
+  it('defaults to a SQLite file in the data directory', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.database).toEqual({ client: 'sqlite3', filename: path.resolve('data', 'lab.sqlite') });
+    expect(c.labName).toBe('National Meat Inspection Service');
+    expect(c.labShortName).toBe('NMIS');
+  });
+
+  it('lets flags override the environment', () => {
+    expect(loadConfig({ PORT: '4000' }, { PORT: '5000' }).port).toBe(5000);
+  });
+
+  it('selects PostgreSQL from DATABASE_URL and describes it without the password', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgres://lab:secret@db.example:5433/lims' });
+    expect(c.database).toEqual({ client: 'pg', connectionString: 'postgres://lab:secret@db.example:5433/lims' });
+    expect(describeDatabase(c.database)).toBe('PostgreSQL db.example:5433/lims');
+  });
+
+  it('reports every bad value at once', () => {
+    try {
+      loadConfig({ PORT: 'http', DATABASE_URL: 'mysql://x', SMTP_URL: 'mail.example', SESSION_MAX_HOURS: '0' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const problems = (err as ConfigError).problems.join('\n');
+      for (const key of ['PORT', 'DATABASE_URL', 'SMTP_URL', 'SESSION_MAX_HOURS']) expect(problems).toContain(key);
+    }
+  });
+});
+
+describe('request log redaction', () => {
+  it('masks secret query parameters and keeps the rest', () => {
+    expect(redactUrl('/login?identifier=a%40b.c&password=hunter2')).toBe('/login?identifier=a%40b.c&password=%5Bredacted%5D');
+    expect(redactUrl('/change-password?email=x&newPassword=p&otp=123456')).not.toMatch(/=p(&|$)|123456/);
+    expect(redactUrl('/healthz')).toBe('/healthz');
+  });
+});
