@@ -1,0 +1,7 @@
+export function Footer() {
+  return (
+    <footer className="site-footer">
+      <p>All Rights Reserved</p>
+    </footer>
+  );
+}

@@ -1,0 +1,31 @@
+import { LAB_NAME, PORTAL_NAME } from '../labName.js';
+import { homeOf, useSession } from '../session.js';
+import { NavButton } from './NavButton.js';
+
+/** Product title, the Home button and (when logged in) the Log out button; on every screen. */
+export function Header() {
+  const { user, signOut } = useSession();
+  return (
+    <header className="site-header">
+      <div className="site-header-inner">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          <span className="brand-text">
+            <span className="brand-title">{LAB_NAME}</span>
+            <span className="brand-subtitle">{PORTAL_NAME}</span>
+          </span>
+        </div>
+        <nav className="header-actions" aria-label="Account">
+          <NavButton to={homeOf(user)} variant="ghost">
+            Home
+          </NavButton>
+          {user && (
+            <button type="button" className="button button-ghost" onClick={() => void signOut()}>
+              Log out
+            </button>
+          )}
+        </nav>
+      </div>
+    </header>
+  );
+}

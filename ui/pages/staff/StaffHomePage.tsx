@@ -1,0 +1,33 @@
+import { useParams } from 'react-router-dom';
+import { HomeCards, type HomeCard } from '../../components/HomeCards.js';
+import { Page } from '../../components/Page.js';
+
+/** /home/staff/{userId} (also the admins' home). */
+export function StaffHomePage() {
+  const { userId = '' } = useParams();
+  const cards: HomeCard[] = [
+    {
+      title: 'Pending Requests',
+      to: `/pending-requests/${userId}`,
+      description: 'Review new requests: approve, reject or ask for more information.',
+      icon: '⧗',
+    },
+    {
+      title: 'For Release',
+      to: `/for-release/${userId}`,
+      description: 'Release completed results to clients.',
+      icon: '✓',
+    },
+    {
+      title: 'Database',
+      to: `/receive-release-database/${userId}`,
+      description: 'Monthly positive and negative counts per test.',
+      icon: '▦',
+    },
+  ];
+  return (
+    <Page title="Welcome to the Receive and Release Portal, Staff!" note="Choose a task." width="wide">
+      <HomeCards cards={cards} label="Receive and release tasks" />
+    </Page>
+  );
+}
