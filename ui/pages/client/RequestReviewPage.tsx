@@ -1,14 +1,37 @@
+import { useCallback } from 'react';
 import { useParams } from 'react-router-dom';
+import { getRequestDetail } from '../../api/requests.js';
 import { NavButton } from '../../components/NavButton.js';
 import { Page } from '../../components/Page.js';
+import { BackArrow } from '../../components/requests/BackArrow.js';
+import { RequestMessages } from '../../components/requests/RequestMessages.js';
+import { RequestSummary } from '../../components/requests/RequestSummary.js';
+import { failureText, useLoad } from '../../hooks/useLoad.js';
+import '../../styles/client.css';
 
-/** /request-review/{userId}/{requestId}: read-only view of a request in progress. (Placeholder.) */
+/** /request-review/{userId}/{requestId}: the client's own request, read-only (DESIGN.md section 10). */
 export function RequestReviewPage() {
   const { userId = '', requestId = '' } = useParams();
+  const state = useLoad(useCallback((signal: AbortSignal) => getRequestDetail(requestId, signal), [requestId]));
+  const back = `/track-my-request/${userId}`;
+
   return (
-    <Page title="Request Review" note={`Details of request ${requestId} as submitted.`} width="wide">
+    <Page title="Request Review" width="wide">
+      <BackArrow to={back} label="My requests" />
+      {state.status === 'error' && (
+        <p className="form-error" role="alert">
+          {failureText(state.error)}
+        </p>
+      )}
+      {state.status === 'loading' && <p role="status">Loading sample inputs...</p>}
+      {state.status === 'ready' && (
+        <>
+          <RequestSummary request={state.data} samples={state.data.samples} />
+          <RequestMessages requestId={state.data.requestId} requestStatus={state.data.requestStatus} />
+        </>
+      )}
       <div className="actions">
-        <NavButton to={`/track-my-request/${userId}`}>Back</NavButton>
+        <NavButton to={back}>Back</NavButton>
       </div>
     </Page>
   );

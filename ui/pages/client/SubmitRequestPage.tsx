@@ -1,6 +1,212 @@
+import { useCallback, useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { formatContactNumber } from '../../../server/domain/accountRules.js';
+import { ANALYTES, PURPOSES, purposeLabel, SAMPLE_CATEGORIES } from '../../../server/domain/catalog.js';
+import {
+  buildSubmitPayload,
+  SUBMIT_ALERTS,
+  submitFormAlert,
+  type SubmitRequestForm,
+} from '../../../server/domain/requestPayload.js';
+import { isApiError } from '../../api/http.js';
+import { getClientProfile, submitRequest, type ClientProfile } from '../../api/requests.js';
 import { Page } from '../../components/Page.js';
+import { DetailList } from '../../components/requests/DetailList.js';
+import { FeeEstimate } from '../../components/requests/FeeEstimate.js';
+import { SampleRows } from '../../components/requests/SampleRows.js';
+import { TestSelection, type GramField } from '../../components/requests/TestSelection.js';
+import { TextField } from '../../components/TextField.js';
+import { failureText, useLoad } from '../../hooks/useLoad.js';
+import { LAB_SHORT_NAME } from '../../labName.js';
+import '../../styles/client.css';
 
-/** /submit-a-request/{userId}: the request form. (Placeholder.) */
+type ContactFields = Pick<
+  SubmitRequestForm,
+  'representativeName' | 'contactNumber' | 'emailAddress' | 'companyName' | 'clientClassification' | 'ltoNumber'
+>;
+/** What the client fills in; the contact fields come from the profile. */
+type RequestFields = Omit<SubmitRequestForm, keyof ContactFields>;
+
+const EMPTY_FORM: RequestFields = {
+  testingPurpose: '',
+  otherTestingPurpose: '',
+  sampleCategory: '',
+  lotBatchNo: '',
+  sampleSource: '',
+  productionDate: '',
+  expiryDate: '',
+  samplingDate: '',
+  samplerName: '',
+  samples: [''],
+  tests: [],
+  gramPositiveAst: '',
+  gramNegativeAst: '',
+};
+
+/** The contact snapshot a request carries, from the client's profile. Without a username the e-mail identifies the client. */
+function contactFields(profile: ClientProfile | undefined): ContactFields {
+  return {
+    representativeName: profile?.username || profile?.email || '',
+    contactNumber: profile?.contactNumber ?? '',
+    emailAddress: profile?.email ?? '',
+    companyName: profile?.companyName ?? '',
+    clientClassification: profile?.classification ?? '',
+    ltoNumber: profile?.ltoNumber ?? '',
+  };
+}
+
+/** /submit-a-request/{userId}: the client panel and the four sections of SPEC section 2, with a live fee estimate. */
 export function SubmitRequestPage() {
-  return <Page title="Submit a Request" note="Choose the tests for your samples and submit them for compliance check." width="wide" />;
+  const { userId = '' } = useParams();
+  const navigate = useNavigate();
+  const profile = useLoad(useCallback((signal: AbortSignal) => getClientProfile(userId, signal), [userId]));
+  const [fields, setFields] = useState(EMPTY_FORM);
+  const [busy, setBusy] = useState(false);
+
+  const contact = contactFields(profile.status === 'ready' ? profile.data : undefined);
+  const form: SubmitRequestForm = { ...contact, ...fields };
+  const set = <K extends keyof RequestFields>(key: K, value: RequestFields[K]) =>
+    setFields((current) => ({ ...current, [key]: value }));
+
+  function toggleTest(code: string, ticked: boolean) {
+    setFields((current) => {
+      const tests = ticked ? [...current.tests, code] : current.tests.filter((t) => t !== code);
+      // Unticking Culture and Sensitivity clears its AST panels (SPEC section 5).
+      const culture = tests.includes('cultureAndSensitivityTest');
+      return {
+        ...current,
+        tests: ANALYTES.map((a) => a.code).filter((c) => tests.includes(c)),
+        gramPositiveAst: culture ? current.gramPositiveAst : '',
+        gramNegativeAst: culture ? current.gramNegativeAst : '',
+      };
+    });
+  }
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = submitFormAlert(form);
+    if (problem) {
+      window.alert(problem);
+      return;
+    }
+    if (!window.confirm(SUBMIT_ALERTS.confirm)) return;
+    setBusy(true);
+    try {
+      await submitRequest(userId, buildSubmitPayload(form, new Date()));
+      navigate(`/request-submitted/${userId}`);
+    } catch (error) {
+      window.alert(isApiError(error) ? error.message : SUBMIT_ALERTS.failed);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Page title="Submit a Request" note="Choose the tests for your samples and submit them for compliance check." width="wide">
+      <div className="submit-layout">
+        <section className="client-panel" aria-labelledby="client-panel-title">
+          <h2 id="client-panel-title">Client Information</h2>
+          {profile.status === 'loading' && <p role="status">Loading...</p>}
+          {profile.status === 'error' && (
+            <p className="form-error" role="alert">
+              Your client information could not be loaded: {failureText(profile.error)}
+            </p>
+          )}
+          <DetailList
+            items={[
+              ['Username', contact.representativeName],
+              ['Contact Number', formatContactNumber(contact.contactNumber) || contact.contactNumber],
+              ['Email Address', contact.emailAddress],
+              ['Company Name', contact.companyName],
+              ['Client Classification', contact.clientClassification],
+              ['LTO Number', contact.ltoNumber],
+            ]}
+          />
+        </section>
+
+        <form className="request-form" onSubmit={onSubmit} noValidate>
+          <fieldset className="form-section">
+            <legend>1 Purpose of Testing</legend>
+            <div className="choice-list">
+              {PURPOSES.map((purpose) => (
+                <label key={purpose} className="choice">
+                  <input
+                    type="radio"
+                    name="testingPurpose"
+                    value={purpose}
+                    checked={fields.testingPurpose === purpose}
+                    onChange={() => set('testingPurpose', purpose)}
+                  />
+                  {purposeLabel(purpose, LAB_SHORT_NAME)}
+                </label>
+              ))}
+            </div>
+            {fields.testingPurpose === 'Others' && (
+              <TextField
+                label="Specify other purpose"
+                value={fields.otherTestingPurpose}
+                maxLength={200}
+                required
+                onValueChange={(v) => set('otherTestingPurpose', v)}
+              />
+            )}
+          </fieldset>
+
+          <fieldset className="form-section">
+            <legend>2 Sample Category</legend>
+            <div className="choice-list">
+              {SAMPLE_CATEGORIES.map((category) => (
+                <label key={category} className="choice">
+                  <input
+                    type="radio"
+                    name="sampleCategory"
+                    value={category}
+                    checked={fields.sampleCategory === category}
+                    onChange={() => set('sampleCategory', category)}
+                  />
+                  {category}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+
+          <fieldset className="form-section">
+            <legend>3 Sample Information</legend>
+            <div className="field-grid">
+              <TextField label="Lot/Batch No." value={fields.lotBatchNo} maxLength={100} onValueChange={(v) => set('lotBatchNo', v)} />
+              <TextField label="Sample Source" value={fields.sampleSource} maxLength={200} onValueChange={(v) => set('sampleSource', v)} />
+              <TextField label="Production Date" type="date" value={fields.productionDate} onValueChange={(v) => set('productionDate', v)} />
+              <TextField label="Expiry Date" type="date" value={fields.expiryDate} onValueChange={(v) => set('expiryDate', v)} />
+              <TextField label="Sampling Date" type="date" value={fields.samplingDate} onValueChange={(v) => set('samplingDate', v)} />
+              <TextField label="Sampler Name" value={fields.samplerName} maxLength={200} onValueChange={(v) => set('samplerName', v)} />
+            </div>
+            <SampleRows samples={fields.samples} onChange={(samples) => set('samples', samples)} />
+          </fieldset>
+
+          <fieldset className="form-section">
+            <legend>4 Test Selection</legend>
+            <TestSelection
+              tests={fields.tests}
+              onToggle={toggleTest}
+              gramPositiveAst={fields.gramPositiveAst}
+              gramNegativeAst={fields.gramNegativeAst}
+              onGramChange={(field: GramField, value) => set(field, value)}
+            />
+          </fieldset>
+
+          <FeeEstimate
+            tests={fields.tests}
+            sampleCount={fields.samples.length}
+            gramPositiveAst={fields.gramPositiveAst}
+            gramNegativeAst={fields.gramNegativeAst}
+          />
+
+          <div className="actions">
+            <button type="submit" className="button button-primary" disabled={busy}>
+              {busy ? 'Submitting...' : 'Submit'}
+            </button>
+          </div>
+        </form>
+      </div>
+    </Page>
+  );
 }

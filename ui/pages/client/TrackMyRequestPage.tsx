@@ -1,6 +1,81 @@
+import { useCallback } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { STATUS_DISPLAY } from '../../../server/domain/requestStatus.js';
+import { listClientRequests, type ClientRequestSummary } from '../../api/requests.js';
 import { Page } from '../../components/Page.js';
+import { formatTimestampDay } from '../../components/requests/format.js';
+import { useDragScroll } from '../../hooks/useDragScroll.js';
+import { useLoad } from '../../hooks/useLoad.js';
+import '../../styles/client.css';
 
-/** /track-my-request/{userId}: the client's requests and their status. (Placeholder.) */
+/** A RELEASED request opens its results, any other its review (SPEC section 2). */
+function targetOf(userId: string, r: ClientRequestSummary): string {
+  return r.requestStatus === 'RELEASED' ? `/request-results/${userId}/${r.requestId}` : `/request-review/${userId}/${r.requestId}`;
+}
+
+/** /track-my-request/{userId}: the client's requests, newest first; a row opens its results or review. */
 export function TrackMyRequestPage() {
-  return <Page title="Track My Request" note="Your requests, their control numbers and status." width="wide" />;
+  const { userId = '' } = useParams();
+  const navigate = useNavigate();
+  const dragRef = useDragScroll<HTMLDivElement>();
+  const state = useLoad(
+    useCallback(
+      (signal: AbortSignal) =>
+        listClientRequests(userId, signal).catch((error: unknown) => {
+          // SPEC section 8: a failed list is only logged; the screen stays empty.
+          if (!signal.aborted) console.error('Could not load the requests', error);
+          throw error;
+        }),
+      [userId],
+    ),
+  );
+  const requests = state.status === 'ready' ? state.data : [];
+
+  return (
+    <Page title="Track My Request" note="Drag the sides of the container to scroll!" width="wide">
+      <div ref={dragRef} className="table-wrap drag-scroll track-list">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Control Number</th>
+              <th scope="col">Submission Date</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {requests.map((r) => (
+              <tr
+                key={r.requestId}
+                className={`track-row status-${r.requestStatus.toLowerCase()}`}
+                // The whole row opens the request for a mouse; the link in it serves the keyboard.
+                onClick={(e) => {
+                  if (!(e.target instanceof Element && e.target.closest('a'))) navigate(targetOf(userId, r));
+                }}
+              >
+                <td>
+                  <Link to={targetOf(userId, r)}>
+                    {r.controlNumber ?? 'Not yet assigned'}
+                    <span className="visually-hidden">
+                      {' '}
+                      ({r.requestStatus === 'RELEASED' ? 'results' : 'review'} of the request of {formatTimestampDay(r.submissionDate)})
+                    </span>
+                  </Link>
+                </td>
+                <td>{formatTimestampDay(r.submissionDate)}</td>
+                <td>
+                  <span className="status">{STATUS_DISPLAY[r.requestStatus] ?? r.requestStatus}</span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {state.status === 'loading' && (
+          <p className="empty" role="status">
+            Loading...
+          </p>
+        )}
+        {state.status === 'ready' && requests.length === 0 && <p className="empty">You have no ongoing requests and results.</p>}
+      </div>
+    </Page>
+  );
 }

@@ -1,0 +1,57 @@
+// The client's calls of SPEC section 7: submit a request, list one's requests, read a request and
+// its samples. A client reaches only its own id and requests; staff and admins read any.
+import { z } from 'zod';
+import { forbidden, notFound } from '../../errors.js';
+import { SubmitRequestPayload } from '../../domain/requestPayload.js';
+import { parseInput } from '../../validation.js';
+import { listClientRequests, requestOwner } from '../../services/requests/clientRequests.js';
+import { findRequest, samplesOf, withSamples } from '../../services/requests/read.js';
+import { submitRequest } from '../../services/requests/submit.js';
+import type { AppContext, AppDeps, AppRouter } from '../context.js';
+import { authorize, requireUser } from '../guards.js';
+
+// Ids are database integers: anything else is a 400, never a driver error.
+const id = z.coerce.number('must be a number').int('must be a whole number').positive('must be positive').max(2_147_483_647, 'is too large');
+export const UserIdParams = z.object({ userId: id });
+export const RequestIdParams = z.object({ requestId: id });
+
+/**
+ * Checks that the signed-in user may read request `requestId`. A client gets 403 for a request that
+ * is not its own, whether or not it exists, so ids cannot be probed; staff get 404 for a missing one.
+ */
+export async function authorizeRequestRead(ctx: AppContext, deps: AppDeps, requestId: number): Promise<void> {
+  const user = requireUser(ctx);
+  const owner = await requestOwner(deps.db, requestId);
+  if (owner === undefined) throw user.role === 'client' ? forbidden() : notFound('There is no request with this id.');
+  authorize(ctx, 'request:read', { clientUserId: owner });
+}
+
+export function clientRoutes(router: AppRouter, deps: AppDeps): void {
+  router.post('/requests/submitrequest/:userId', async (ctx) => {
+    const { userId } = parseInput(UserIdParams, ctx.params);
+    const user = authorize(ctx, 'request:submit', { clientUserId: userId });
+    const input = parseInput(SubmitRequestPayload, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await submitRequest(deps, user.id, input, { ip: ctx.ip });
+  });
+
+  router.get('/requests/clientrequest/:userId', async (ctx) => {
+    const { userId } = parseInput(UserIdParams, ctx.params);
+    authorize(ctx, 'request:read', { clientUserId: userId });
+    ctx.body = await listClientRequests(deps.db, userId);
+  });
+
+  router.get('/request/:requestId', async (ctx) => {
+    const { requestId } = parseInput(RequestIdParams, ctx.params);
+    await authorizeRequestRead(ctx, deps, requestId);
+    const samples = (await samplesOf(deps.db, [requestId])).get(requestId) ?? [];
+    ctx.body = samples.map((s) => ({ sampleId: s.sampleId, sampleTypeDescription: s.sampleTypeDescription }));
+  });
+
+  router.get('/requests/detail/:requestId', async (ctx) => {
+    const { requestId } = parseInput(RequestIdParams, ctx.params);
+    await authorizeRequestRead(ctx, deps, requestId);
+    const [detail] = await withSamples(deps.db, [(await findRequest(deps.db, requestId))!]);
+    ctx.body = detail;
+  });
+}

@@ -1,0 +1,78 @@
+// A client's submission: the request, its samples and ticked tests, stored in one transaction with
+// its audit entry. Fee and due date are computed here from the catalog, never taken from the browser.
+import type { Knex } from 'knex';
+import type { Clock } from '../../clock.js';
+import { inTransaction } from '../../db/transaction.js';
+import { estimateFee, expectedCompletionDate } from '../../domain/fees.js';
+import type { SubmitRequestInput } from '../../domain/requestPayload.js';
+import { recordAudit } from '../audit.js';
+import { findRequest, withSamples, type RequestWithSamples } from './read.js';
+
+export interface SubmitDeps {
+  db: Knex;
+  clock: Clock;
+}
+
+export async function submitRequest(
+  deps: SubmitDeps,
+  clientUserId: number,
+  input: SubmitRequestInput,
+  meta: { ip?: string | null } = {},
+): Promise<RequestWithSamples> {
+  const now = deps.clock.now().toISOString();
+  const fee = estimateFee({
+    tests: input.tests,
+    sampleCount: input.samples.length,
+    gramPositiveAst: input.gramPositiveAst,
+    gramNegativeAst: input.gramNegativeAst,
+  }).total;
+  const dueDate = expectedCompletionDate(now.slice(0, 10), input.tests);
+
+  return inTransaction(deps.db, async (trx) => {
+    const [inserted] = await trx('requests')
+      .insert({
+        control_number: null,
+        client_user_id: clientUserId,
+        status: 'PENDING_REVIEW',
+        representative_name: input.representativeName,
+        contact_number: input.contactNumber,
+        email_address: input.emailAddress,
+        company_name: input.companyName,
+        client_classification: input.clientClassification,
+        lto_number: input.ltoNumber,
+        testing_purpose: input.testingPurpose,
+        other_testing_purpose: input.otherTestingPurpose,
+        sample_category: input.sampleCategory,
+        lot_batch_no: input.lotBatchNo,
+        sample_source: input.sampleSource,
+        production_date: input.productionDate,
+        expiry_date: input.expiryDate,
+        sampling_date: input.samplingDate,
+        sampler_name: input.samplerName,
+        gram_positive_ast: input.gramPositiveAst,
+        gram_negative_ast: input.gramNegativeAst,
+        estimated_fee: fee,
+        due_date: dueDate,
+        submission_date: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id');
+    const requestId = Number(typeof inserted === 'object' ? inserted.id : inserted);
+
+    await trx('request_tests').insert(input.tests.map((code) => ({ request_id: requestId, test_code: code })));
+    await trx('samples').insert(
+      input.samples.map((description, i) => ({ request_id: requestId, position: i + 1, sample_type_description: description })),
+    );
+    await recordAudit(trx, deps.clock, {
+      actorUserId: clientUserId,
+      action: 'request.submit',
+      requestId,
+      details: { after: { status: 'PENDING_REVIEW', tests: input.tests, samples: input.samples.length, estimatedFee: fee, dueDate } },
+      ip: meta.ip ?? null,
+    });
+
+    const [created] = await withSamples(trx, [(await findRequest(trx, requestId))!]);
+    return created;
+  });
+}

@@ -1,0 +1,294 @@
+/**
+ * The client's side of the portal (SPEC section 2 "Client screens", section 5 "Submit request"):
+ * submit a request with a live fee, find it in the track list, review it, read released results,
+ * and the guide.
+ */
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { insertRequests, type RequestSeed } from '../../fixtures/requests.js';
+import { systemClock } from '../../server/clock.js';
+import { createDb, type Db } from '../../server/db/knex.js';
+import { createClientAccount } from '../../server/services/clients.js';
+import { signIn } from './auth.js';
+import { expect, test, type Lab } from './fixtures.js';
+
+/** Works on the e2e server's own database (the same SQLite file, or E2E_DATABASE_URL). */
+async function withServerDb<T>(lab: Lab, work: (db: Db) => Promise<T>): Promise<T> {
+  const url = process.env.E2E_DATABASE_URL;
+  const db = createDb(url ? { client: 'pg', connectionString: url } : { client: 'sqlite3', filename: path.join(lab.dataDir, 'lab.sqlite') });
+  try {
+    return await work(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+const seedRequests = (lab: Lab, seeds: RequestSeed[]) => withServerDb(lab, (db) => insertRequests(db, seeds));
+
+/** Records every dialog's message; confirmations are accepted unless `accept` says no (alerts just close). */
+function recordDialogs(page: Page, accept = (): boolean => true): string[] {
+  const messages: string[] = [];
+  page.on('dialog', (dialog) => {
+    messages.push(dialog.message());
+    void (accept() ? dialog.accept() : dialog.dismiss());
+  });
+  return messages;
+}
+
+async function openSubmitForm(page: Page, lab: Lab): Promise<string> {
+  const { userId } = await signIn(page, lab, lab.demo.client.email, lab.demo.client.password);
+  await page.goto(`/submit-a-request/${userId}`);
+  // The client panel is filled from the profile.
+  await expect(page.getByRole('region', { name: 'Client Information' })).toContainText('Demo Meat Traders Inc.');
+  return userId;
+}
+
+test.describe('client portal', () => {
+  test('submits a request with two samples and tests of every family, then finds and reviews it', async ({ page, lab }) => {
+    const dialogs = recordDialogs(page);
+    const { userId } = await signIn(page, lab, lab.demo.client.email, lab.demo.client.password);
+
+    await page.goto(`/home/client/${userId}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome, democlient!' })).toBeVisible();
+    await page.getByRole('link', { name: 'Submit a Request' }).click();
+    await expect(page).toHaveURL(`/submit-a-request/${userId}`);
+
+    const panel = page.getByRole('region', { name: 'Client Information' });
+    for (const text of ['democlient', '(+63) 917 123 4567', 'client@demo.lab', 'Demo Meat Traders Inc.', 'Importer', 'LTO-2026-001']) {
+      await expect(panel).toContainText(text);
+    }
+
+    await page.getByRole('radio', { name: 'NMIS Monitoring Program' }).check();
+    await expect(page.getByLabel('Specify other purpose')).toHaveCount(0);
+    await page.getByRole('radio', { name: 'Others' }).check();
+    await page.getByLabel('Specify other purpose').fill('Supplier audit');
+    await page.getByRole('radio', { name: 'Walk-in' }).check();
+
+    await page.getByLabel('Lot/Batch No.').fill('LOT-77');
+    await page.getByLabel('Sample Source').fill('Cold storage 4');
+    await page.getByLabel('Production Date').fill('2026-03-01');
+    await page.getByLabel('Expiry Date').fill('2026-06-30');
+    await page.getByLabel('Sampling Date').fill('2026-03-10');
+    await page.getByLabel('Sampler Name').fill('R. Cruz');
+
+    const remove = page.getByRole('button', { name: '− Remove Sample' });
+    await expect(remove).toBeDisabled();
+    await page.getByLabel('Sample Type Description 1').fill('Beef loin');
+    await page.getByRole('button', { name: '+ Add Sample' }).click();
+    await page.getByLabel('Sample Type Description 2').fill('Pork belly');
+    await expect(remove).toBeEnabled();
+
+    // The estimate follows every tick: per sample x test.
+    const fee = page.getByText(/^Estimated Fee:/);
+    await expect(fee).toHaveText('Estimated Fee: PHP 0');
+    await page.getByRole('checkbox', { name: 'Standard Plate Count' }).check();
+    await expect(fee).toHaveText('Estimated Fee: PHP 300');
+    await page.getByRole('checkbox', { name: 'Beta-lactams' }).check();
+    await expect(fee).toHaveText('Estimated Fee: PHP 1,050');
+    await page.getByRole('checkbox', { name: 'Dog' }).check();
+    await expect(fee).toHaveText('Estimated Fee: PHP 4,050');
+    await expect(page.getByText(/^Expected Completion Date:/)).toContainText('(7 working days)');
+
+    // Culture and Sensitivity reveals its AST panels, charged per panel; unticking clears them.
+    const culture = page.getByRole('checkbox', { name: 'Culture and Sensitivity' });
+    await culture.check();
+    await expect(fee).toHaveText('Estimated Fee: PHP 7,050');
+    await page.getByLabel('Gram Positive AST').fill('Oxacillin');
+    await page.getByLabel('Gram Negative AST').fill('Ampicillin');
+    await expect(fee).toHaveText('Estimated Fee: PHP 10,050');
+    await culture.uncheck();
+    await expect(page.getByLabel('Gram Positive AST')).toHaveCount(0);
+    await expect(fee).toHaveText('Estimated Fee: PHP 4,050');
+    await culture.check();
+    await expect(page.getByLabel('Gram Positive AST')).toHaveValue('');
+    await culture.uncheck();
+
+    // Removing a sample halves the fee, adding it back restores it.
+    await remove.click();
+    await expect(fee).toHaveText('Estimated Fee: PHP 2,025');
+    await page.getByRole('button', { name: '+ Add Sample' }).click();
+    await page.getByLabel('Sample Type Description 2').fill('Pork belly');
+    await expect(fee).toHaveText('Estimated Fee: PHP 4,050');
+
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await expect(page).toHaveURL(`/request-submitted/${userId}`);
+    expect(dialogs).toEqual(['Are you sure you want to submit this request?']);
+    await expect(page.getByRole('heading', { name: 'Request Submitted for Compliance Check' })).toBeVisible();
+    await page.getByRole('button', { name: 'Go Back' }).click();
+    await expect(page).toHaveURL(`/home/client/${userId}`);
+
+    await page.getByRole('link', { name: 'Track My Request' }).click();
+    await expect(page).toHaveURL(`/track-my-request/${userId}`);
+    await expect(page.getByText('Drag the sides of the container to scroll!')).toBeVisible();
+    const newest = page.getByRole('row').nth(1);
+    await expect(newest).toContainText('Not yet assigned');
+    await expect(newest).toContainText('PENDING REVIEW');
+    await expect(newest).toHaveClass(/status-pending_review/);
+
+    // Keyboard: the row's link opens the review.
+    await newest.getByRole('link').focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`/request-review/${userId}/\\d+$`));
+    const main = page.getByRole('main');
+    for (const text of [
+      'Others: Supplier audit',
+      'Walk-in',
+      'LOT-77',
+      'Cold storage 4',
+      'March 1, 2026',
+      'June 30, 2026',
+      'R. Cruz',
+      'Beef loin',
+      'Pork belly',
+      'Standard Plate Count',
+      'Beta-lactams',
+      'Dog',
+      'PHP 4,050',
+      'PENDING REVIEW',
+    ]) {
+      await expect(main).toContainText(text);
+    }
+    await expect(main.getByRole('textbox')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await expect(page).toHaveURL(`/track-my-request/${userId}`);
+    await page.getByRole('row').nth(1).getByRole('cell').nth(2).click();
+    await expect(page).toHaveURL(new RegExp(`/request-review/${userId}/\\d+$`));
+    await page.getByRole('link', { name: 'My requests' }).click();
+    await expect(page).toHaveURL(`/track-my-request/${userId}`);
+  });
+
+  test('asks for required fields, then for a test, and submits nothing when the confirmation is declined', async ({ page, lab }) => {
+    const dialogs = recordDialogs(page, () => false);
+    const userId = await openSubmitForm(page, lab);
+    const submit = page.getByRole('button', { name: 'Submit', exact: true });
+
+    await submit.click();
+    await expect.poll(() => dialogs).toEqual(['Please fill in all required fields.']);
+
+    await page.getByRole('radio', { name: 'Export (OMIC Issuance)' }).check();
+    await page.getByRole('radio', { name: 'Monitoring', exact: true }).check();
+    await submit.click();
+    await expect.poll(() => dialogs.at(-1)).toBe('Please select at least one test.');
+
+    await page.getByRole('checkbox', { name: 'Swine' }).check();
+    await submit.click();
+    await expect.poll(() => dialogs.at(-1)).toBe('Are you sure you want to submit this request?');
+    await expect(page).toHaveURL(`/submit-a-request/${userId}`);
+    expect(dialogs).toHaveLength(3);
+  });
+
+  test('reads the released results of a request, grouped by test family, with coloured remarks', async ({ page, lab }) => {
+    const { userId } = await signIn(page, lab, lab.demo.client.email, lab.demo.client.password);
+    const [released, testing] = await seedRequests(lab, [
+      {
+        clientUserId: Number(userId),
+        tests: ['eColi', 'chloramphenicol', 'betaLactams', 'dog'],
+        status: 'RELEASED',
+        samples: ['Chicken breast', 'Chicken liver'],
+        submissionDate: '2025-05-05T08:00:00.000Z',
+        result: (position, code) =>
+          position === 1 && code === 'eColi'
+            ? { value: 'Detected', remark: 'positive', analysisDate: '2025-05-08' }
+            : { value: 'Not detected', remark: 'negative', analysisDate: '2025-05-09' },
+      },
+      { clientUserId: Number(userId), tests: ['eColi'], status: 'FOR_TESTING', submissionDate: '2025-05-01T08:00:00.000Z' },
+    ]);
+
+    await page.goto(`/track-my-request/${userId}`);
+    const row = page.getByRole('row', { name: new RegExp(released.controlNumber!) });
+    await expect(row).toContainText('RELEASED');
+    await expect(row).toHaveClass(/status-released/);
+    await row.getByRole('link').click();
+    await expect(page).toHaveURL(`/request-results/${userId}/${released.requestId}`);
+    await expect(page.getByText(`Control Number: ${released.controlNumber}`)).toBeVisible();
+
+    const headings = page.getByRole('heading', { level: 2 });
+    await expect(headings).toHaveText(['Microbiology Tests', 'Chemical ELISA Tests', 'Chemical Microbial Tests', 'Molecular Biology Tests']);
+
+    const microbio = page.getByRole('region', { name: 'Microbiology Tests' });
+    await expect(microbio.getByRole('heading', { level: 3 })).toHaveText(['Sample 1: Chicken breast', 'Sample 2: Chicken liver']);
+    const positive = microbio.getByRole('row', { name: /E\.Coli/ }).first();
+    await expect(positive).toContainText('Detected');
+    await expect(positive).toContainText('May 8, 2025');
+    await expect(positive.getByText('Positive')).toHaveCSS('background-color', 'rgb(43, 193, 146)');
+    const negative = page.getByRole('region', { name: 'Molecular Biology Tests' }).getByRole('row', { name: /Dog/ }).first();
+    await expect(negative).toContainText('Not detected');
+    await expect(negative.getByText('Negative')).toHaveCSS('background-color', 'rgb(232, 85, 87)');
+    expect(await new AxeBuilder({ page }).include('main').analyze().then((r) => r.violations)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await expect(page).toHaveURL(`/track-my-request/${userId}`);
+
+    // A request still in testing opens its review, and its results stay closed.
+    await page.getByRole('row', { name: new RegExp(testing.controlNumber!) }).getByRole('link').click();
+    await expect(page).toHaveURL(`/request-review/${userId}/${testing.requestId}`);
+    await page.goto(`/request-results/${userId}/${testing.requestId}`);
+    await expect(page.getByRole('alert')).toHaveText('The results of this request are not released yet.');
+  });
+
+  test('the track list scrolls by dragging without opening the row under the pointer', async ({ page, lab }) => {
+    const { userId } = await signIn(page, lab, lab.demo.client.email, lab.demo.client.password);
+    await seedRequests(
+      lab,
+      Array.from({ length: 30 }, (_, i) => ({
+        clientUserId: Number(userId),
+        tests: ['eColi'],
+        submissionDate: `2024-01-${String(i + 1).padStart(2, '0')}T08:00:00.000Z`,
+      })),
+    );
+    await page.goto(`/track-my-request/${userId}`);
+    const list = page.locator('.track-list');
+    await expect(page.getByRole('row').nth(31)).toBeAttached();
+    const cell = page.getByRole('row').nth(3).getByRole('cell').nth(1);
+    const box = (await cell.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, box.y - 150, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBeGreaterThan(100);
+    await expect(page).toHaveURL(`/track-my-request/${userId}`);
+  });
+
+  test('a client without requests sees the empty message', async ({ page, lab }) => {
+    // A client of its own, so the demo client's requests do not show.
+    const account = { email: 'newcomer@client.test', password: 'newcomer-password' };
+    await withServerDb(lab, (db) =>
+      createClientAccount(
+        db,
+        systemClock,
+        { username: 'newcomer', firstName: 'Nina', lastName: 'Newcomer', contactNumber: '639171112222', verified: true, ...account },
+        { companyName: 'Newcomer Meats', ltoNo: 'LTO-NEW', classification: 'Consumer' },
+      ),
+    );
+    const { userId } = await signIn(page, lab, account.email, account.password);
+    await page.goto(`/track-my-request/${userId}`);
+    await expect(page.getByText('You have no ongoing requests and results.')).toBeVisible();
+  });
+
+  test('the submission form fits a phone and passes an accessibility check', async ({ page, lab }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await openSubmitForm(page, lab);
+    await page.getByRole('checkbox', { name: 'Culture and Sensitivity' }).check();
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+    }));
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+    expect(await new AxeBuilder({ page }).include('main').analyze().then((r) => r.violations)).toEqual([]);
+  });
+
+  test('the guide shows packing, sample requirements and the fee table', async ({ page, lab }) => {
+    const { userId } = await signIn(page, lab, lab.demo.client.email, lab.demo.client.password);
+    await page.goto(`/home/client/${userId}`);
+    await page.getByRole('link', { name: 'Guide' }).click();
+    await expect(page).toHaveURL(`/guide/${userId}`);
+    await expect(page.getByText('Transport samples in an ice box with coolant.')).toBeVisible();
+    await expect(page.getByRole('row', { name: /Molecular Biology \(Species Identification\)/ })).toContainText('At least 5 g per sample.');
+    const fees = page.getByRole('table', { name: /Fee \(PHP\)/ });
+    await expect(fees.getByRole('row')).toHaveCount(15);
+    await expect(fees.getByRole('row', { name: /Campylobacter/ })).toHaveText(/Microbiological\s*Campylobacter\s*1,500\s*10/);
+    await expect(fees.getByRole('row', { name: /Beta-lactams/ })).toContainText('375 each');
+    await expect(fees.getByRole('row', { name: /Organoleptic/ })).toContainText('50');
+  });
+});

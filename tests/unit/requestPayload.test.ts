@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildSubmitPayload,
+  isIsoDate,
+  SUBMIT_ALERTS,
+  SubmitRequestPayload,
+  submitFormAlert,
+  type SubmitRequestForm,
+} from '../../server/domain/requestPayload.js';
+
+const form = (overrides: Partial<SubmitRequestForm> = {}): SubmitRequestForm => ({
+  representativeName: 'acme',
+  contactNumber: '639171234567',
+  emailAddress: 'Buyer@Acme.test',
+  companyName: 'Acme Meats',
+  clientClassification: 'Importer',
+  ltoNumber: 'lto-1',
+  testingPurpose: 'Monitoring',
+  otherTestingPurpose: '',
+  sampleCategory: 'Monitoring',
+  lotBatchNo: '',
+  sampleSource: ' Farm 3 ',
+  productionDate: '',
+  expiryDate: '2026-06-01',
+  samplingDate: '',
+  samplerName: '',
+  samples: ['Beef', ''],
+  tests: ['eColi', 'chloramphenicol'],
+  gramPositiveAst: '',
+  gramNegativeAst: '',
+  ...overrides,
+});
+
+const NOW = new Date('2026-03-16T09:00:00.000Z');
+
+describe('submitFormAlert (SPEC section 5)', () => {
+  it('accepts a complete form, empty sample descriptions included', () => {
+    expect(submitFormAlert(form())).toBeNull();
+  });
+
+  it.each([
+    ['username', { representativeName: ' ' }],
+    ['contact number', { contactNumber: '' }],
+    ['e-mail', { emailAddress: '' }],
+    ['company name', { companyName: '' }],
+    ['sample rows', { samples: [] }],
+    ['purpose', { testingPurpose: '' as const }],
+    ['other purpose text', { testingPurpose: 'Others' as const, otherTestingPurpose: '  ' }],
+    ['sample category', { sampleCategory: '' as const }],
+  ])('asks for required fields when the %s is missing', (_what, change) => {
+    expect(submitFormAlert(form(change))).toBe('Please fill in all required fields.');
+  });
+
+  it('checks required fields before tests', () => {
+    expect(submitFormAlert(form({ companyName: '', tests: [] }))).toBe(SUBMIT_ALERTS.required);
+  });
+
+  it('asks for a test when none known is ticked', () => {
+    expect(submitFormAlert(form({ tests: [] }))).toBe('Please select at least one test.');
+    expect(submitFormAlert(form({ tests: ['organoleptic'] }))).toBe(SUBMIT_ALERTS.noTest);
+  });
+});
+
+describe('buildSubmitPayload', () => {
+  it('sends every test as a boolean flag, blank texts as null and the timestamps of now', () => {
+    const p = buildSubmitPayload(form(), NOW) as Record<string, unknown>;
+    expect(p).toMatchObject({
+      eColi: true,
+      chloramphenicol: true,
+      dog: false,
+      cultureAndSensitivityTest: false,
+      lotBatchNo: null,
+      sampleSource: 'Farm 3',
+      productionDate: null,
+      expiryDate: '2026-06-01',
+      otherTestingPurpose: null,
+      gramPositiveAst: null,
+      submissionDate: '2026-03-16T09:00:00.000Z',
+      createdAt: '2026-03-16T09:00:00.000Z',
+      updatedAt: '2026-03-16T09:00:00.000Z',
+      sample: [
+        { sampleId: 1, sampleTypeDescription: 'Beef' },
+        { sampleId: 2, sampleTypeDescription: '' },
+      ],
+    });
+  });
+
+  it('sends the AST panels only with culture and sensitivity, the other purpose only for Others', () => {
+    const panels = { gramPositiveAst: 'Oxacillin', gramNegativeAst: 'Ampicillin' };
+    expect(buildSubmitPayload(form(panels), NOW)).toMatchObject({ gramPositiveAst: null, gramNegativeAst: null });
+    expect(buildSubmitPayload(form({ ...panels, tests: ['cultureAndSensitivityTest'] }), NOW)).toMatchObject(panels);
+    expect(buildSubmitPayload(form({ testingPurpose: 'Others', otherTestingPurpose: 'Study' }), NOW)).toMatchObject({ otherTestingPurpose: 'Study' });
+  });
+
+  it('builds what the server schema accepts', () => {
+    const parsed = SubmitRequestPayload.parse(buildSubmitPayload(form(), NOW));
+    expect(parsed).toEqual({
+      representativeName: 'acme',
+      contactNumber: '639171234567',
+      emailAddress: 'buyer@acme.test',
+      companyName: 'Acme Meats',
+      clientClassification: 'Importer',
+      ltoNumber: 'LTO-1',
+      lotBatchNo: null,
+      sampleSource: 'Farm 3',
+      productionDate: null,
+      expiryDate: '2026-06-01',
+      samplingDate: null,
+      samplerName: null,
+      samples: ['Beef', ''],
+      testingPurpose: 'Monitoring',
+      otherTestingPurpose: null,
+      sampleCategory: 'Monitoring',
+      tests: ['eColi', 'chloramphenicol'],
+      gramPositiveAst: null,
+      gramNegativeAst: null,
+    });
+  });
+});
+
+describe('SubmitRequestPayload', () => {
+  const valid = () => buildSubmitPayload(form(), NOW) as Record<string, unknown>;
+  const issuesOf = (data: unknown) => {
+    const result = SubmitRequestPayload.safeParse(data);
+    return result.success ? [] : result.error.issues.map((i) => i.path.join('.'));
+  };
+
+  it('lists the ticked tests in catalog order and drops unknown keys such as a fee', () => {
+    const parsed = SubmitRequestPayload.parse({ ...valid(), dog: true, eColi: false, estimatedFee: 1, madeUpTest: true });
+    expect(parsed.tests).toEqual(['chloramphenicol', 'dog']);
+    expect(parsed).not.toHaveProperty('estimatedFee');
+  });
+
+  it('needs at least one known test and the other purpose text, alongside other problems', () => {
+    const flagsOff = { eColi: false, chloramphenicol: false, madeUpTest: true };
+    expect(issuesOf({ ...valid(), ...flagsOff, companyName: '', testingPurpose: 'Others' })).toEqual(['companyName', 'otherTestingPurpose', 'tests']);
+  });
+
+  it('accepts blank and missing optional fields as null', () => {
+    const p = valid();
+    delete p.lotBatchNo;
+    const parsed = SubmitRequestPayload.parse({ ...p, productionDate: '', samplerName: '   ', ltoNumber: undefined });
+    expect(parsed).toMatchObject({ lotBatchNo: null, productionDate: null, samplerName: null, ltoNumber: null });
+  });
+
+  it('refuses more samples than the limit', () => {
+    const sample = Array.from({ length: 101 }, (_, i) => ({ sampleId: i + 1, sampleTypeDescription: 'Beef' }));
+    expect(issuesOf({ ...valid(), sample })).toEqual(['sample']);
+  });
+});
+
+describe('isIsoDate', () => {
+  it('accepts real calendar dates only', () => {
+    expect(isIsoDate('2028-02-29')).toBe(true);
+    expect(isIsoDate('2026-02-29')).toBe(false);
+    expect(isIsoDate('2026-3-01')).toBe(false);
+    expect(isIsoDate('2026-03-01T00:00:00Z')).toBe(false);
+  });
+});

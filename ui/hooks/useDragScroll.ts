@@ -1,0 +1,67 @@
+import { useCallback, type RefCallback } from 'react';
+
+/** Where a drag never starts, so typing, clicking and selecting keep working. */
+const INTERACTIVE = 'input, textarea, select, button, a, label, summary, [contenteditable=""], [contenteditable="true"]';
+
+/** Movement (px) after which a press counts as a drag rather than a click. */
+const DRAG_THRESHOLD = 4;
+
+/**
+ * Lets a mouse drag scroll a container (SPEC section 2: 'Drag the sides of the container to scroll!').
+ * The pointer's movement times `multiplier` scrolls it, both ways. Touch and pen keep their native
+ * scrolling. A drag never starts over inputs, buttons or links, and the click that ends a drag is
+ * swallowed so it does not open the row under the pointer.
+ *
+ *   const dragRef = useDragScroll<HTMLDivElement>(2);
+ *   <div ref={dragRef} className="drag-scroll">...</div>
+ *
+ * While dragging, the container has the class `is-dragging`.
+ */
+export function useDragScroll<T extends HTMLElement>(multiplier = 1): RefCallback<T> {
+  return useCallback(
+    (el: T | null) => {
+      if (!el) return;
+      let start: { x: number; y: number; left: number; top: number } | null = null;
+      let dragged = false;
+
+      const onMove = (e: PointerEvent) => {
+        if (!start) return;
+        const dx = e.clientX - start.x;
+        const dy = e.clientY - start.y;
+        if (Math.abs(dx) + Math.abs(dy) > DRAG_THRESHOLD) dragged = true;
+        el.scrollLeft = start.left - dx * multiplier;
+        el.scrollTop = start.top - dy * multiplier;
+      };
+      const onUp = () => {
+        start = null;
+        el.classList.remove('is-dragging');
+        window.removeEventListener('pointermove', onMove);
+        window.removeEventListener('pointerup', onUp);
+      };
+      const onDown = (e: PointerEvent) => {
+        dragged = false;
+        if (e.pointerType !== 'mouse' || e.button !== 0) return;
+        if (e.target instanceof Element && e.target.closest(INTERACTIVE)) return;
+        start = { x: e.clientX, y: e.clientY, left: el.scrollLeft, top: el.scrollTop };
+        el.classList.add('is-dragging');
+        window.addEventListener('pointermove', onMove);
+        window.addEventListener('pointerup', onUp);
+      };
+      const onClick = (e: MouseEvent) => {
+        if (!dragged) return;
+        dragged = false;
+        e.preventDefault();
+        e.stopPropagation();
+      };
+
+      el.addEventListener('pointerdown', onDown);
+      el.addEventListener('click', onClick, true);
+      return () => {
+        onUp();
+        el.removeEventListener('pointerdown', onDown);
+        el.removeEventListener('click', onClick, true);
+      };
+    },
+    [multiplier],
+  );
+}

@@ -1,0 +1,32 @@
+import { useEffect, useState } from 'react';
+import { isApiError } from '../api/http.js';
+
+export type Loaded<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; error: unknown };
+
+/**
+ * Runs `load` once per identity (wrap it in useCallback with its parameters) and tells where it is;
+ * the call is aborted when the screen goes away or the parameters change.
+ *
+ *   const state = useLoad(useCallback((signal) => listClientRequests(userId, signal), [userId]));
+ */
+export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
+  const [done, setDone] = useState<{ load: typeof load; result: Loaded<T> } | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    load(controller.signal).then(
+      (data) => {
+        if (!controller.signal.aborted) setDone({ load, result: { status: 'ready', data } });
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted) setDone({ load, result: { status: 'error', error } });
+      },
+    );
+    return () => controller.abort();
+  }, [load]);
+  return done?.load === load ? done.result : { status: 'loading' };
+}
+
+/** What to tell the user about a failed call: the server's message, or that it could not be reached. */
+export function failureText(error: unknown): string {
+  return isApiError(error) ? error.message : 'Could not reach the server. Please check your connection and try again.';
+}
