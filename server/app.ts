@@ -59,7 +59,7 @@ export function createApp(options: CreateAppOptions): Koa<AppState> {
     app.use(router.allowedMethods());
   }
 
-  app.use(serveSpa(uiDir));
+  app.use(serveSpa(uiDir, { labName: deps.config.labName, labShortName: deps.config.labShortName }));
   app.use(async (ctx) => {
     ctx.status = 404;
     ctx.body = { message: `No such call: ${ctx.method} ${ctx.path}` };

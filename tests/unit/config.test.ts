@@ -2,6 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, describeDatabase, loadConfig } from '../../server/config.js';
 import { redactUrl } from '../../server/logger.js';
+import { personaliseIndex } from '../../server/http/middleware/spa.js';
 
 describe('configuration', () => {
   it('defaults to a SQLite file in the data directory', () => {
@@ -39,5 +40,14 @@ describe('request log redaction', () => {
     expect(redactUrl('/login?identifier=a%40b.c&password=hunter2')).toBe('/login?identifier=a%40b.c&password=%5Bredacted%5D');
     expect(redactUrl('/change-password?email=x&newPassword=p&otp=123456')).not.toMatch(/=p(&|$)|123456/);
     expect(redactUrl('/healthz')).toBe('/healthz');
+  });
+});
+
+describe('portal page', () => {
+  it('carries the configured laboratory names, escaped', () => {
+    const html = '<meta name="lab-name" content="National Meat Inspection Service" />\n<meta name="lab-short-name" content="NMIS" />';
+    const out = personaliseIndex(html, { labName: 'Bureau "A" & Co', labShortName: 'BAI' });
+    expect(out).toContain('<meta name="lab-name" content="Bureau &quot;A&quot; &amp; Co" />');
+    expect(out).toContain('<meta name="lab-short-name" content="BAI" />');
   });
 });

@@ -7,8 +7,23 @@ import send from 'koa-send';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
-export function serveSpa(uiDir: string): Middleware {
+export interface LabNames {
+  labName: string;
+  labShortName: string;
+}
+
+const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** index.html with the laboratory's configured names in its meta tags (read by ui/labName.ts). */
+export function personaliseIndex(html: string, names: LabNames): string {
+  return html
+    .replace(/(<meta name="lab-name" content=")[^"]*(")/, `$1${escapeAttribute(names.labName)}$2`)
+    .replace(/(<meta name="lab-short-name" content=")[^"]*(")/, `$1${escapeAttribute(names.labShortName)}$2`);
+}
+
+export function serveSpa(uiDir: string, names: LabNames): Middleware {
   const indexFile = path.join(uiDir, 'index.html');
+  let index: { mtimeMs: number; html: string } | undefined;
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.status !== 404 || ctx.body !== undefined) return next();
     if (ctx.path.startsWith('/assets/')) {
@@ -30,7 +45,11 @@ export function serveSpa(uiDir: string): Middleware {
       ctx.body = { message: 'The portal has not been built yet: run `npm run build`.' };
       return;
     }
+    // Re-read only when a rebuild replaced the file.
+    const { mtimeMs } = fs.statSync(indexFile);
+    if (index?.mtimeMs !== mtimeMs) index = { mtimeMs, html: personaliseIndex(fs.readFileSync(indexFile, 'utf8'), names) };
     ctx.set('Cache-Control', 'no-cache');
-    await send(ctx, 'index.html', { root: uiDir });
+    ctx.type = 'text/html';
+    ctx.body = index.html;
   };
 }
