@@ -1,15 +1,227 @@
-import type { Discipline } from '../../../server/domain/roles.js';
-import { DISCIPLINE_INFO } from '../../disciplines.js';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Group } from '../../../server/domain/catalog.js';
+import { DISCIPLINE_GROUPS } from '../../../server/domain/catalog.js';
+import { canOpenTestPanel, NO_PERMISSION_MESSAGE, type Discipline } from '../../../server/domain/roles.js';
+import { listForTesting, listGroupResults, saveGroupResults, type ForTestingRequest } from '../../api/results.js';
 import { Page } from '../../components/Page.js';
+import { draftsFromResults, groupsToTest, payloadFor, type ResultDraft } from '../../components/testing/drafts.js';
+import { SampleInfoPanel } from '../../components/testing/SampleInfoPanel.js';
+import { TestEntryPanel } from '../../components/testing/TestEntryPanel.js';
+import { DISCIPLINE_INFO } from '../../disciplines.js';
+import { useDragScroll } from '../../hooks/useDragScroll.js';
+import { failureText, useLoad } from '../../hooks/useLoad.js';
+import { useSession } from '../../session.js';
+import '../../styles/testing.css';
 
-/** /for-testing-{discipline}/{userId}: requests needing this discipline's tests. (Placeholder.) */
+/** SPEC section 2, quoted exactly (trailing spaces included). */
+const EMPTY_LIST: Record<Discipline, string> = {
+  chem: 'There are no ongoing Chemistry tests. ',
+  microbio: 'There are no ongoing Microbiology tests',
+  molbio: 'There are no ongoing Molecular Biology tests. ',
+};
+
+/** SPEC section 8: how a failed group save is reported. */
+const SAVE_FAILURE: Record<Group, string> = {
+  chemElisa: 'Failed to save ELISA results: ',
+  chemMicrobial: 'Failed to save chemical microbial results: ',
+  microbio: 'Failed to save microbio results: ',
+  molBio: 'Failed to save mol bio results: ',
+};
+
+const SAVED = 'Changes saved successfully!';
+/** SPEC section 9: the status message near Save clears after 3 seconds. */
+const STATUS_MS = 3000;
+/** SPEC section 9: drag-scroll multiplier. */
+const DRAG_MULTIPLIER = 2;
+
+interface Loaded {
+  requests: ForTestingRequest[];
+  stored: Record<string, ResultDraft>;
+}
+
+/**
+ * /for-testing-{discipline}/{userId}: the requests needing this discipline's tests. Each row opens
+ * its result entry panel or its sample information (one row at a time) and saves its results, each
+ * group of each sample to its own call.
+ */
 export function ForTestingPage({ discipline }: { discipline: Discipline }) {
+  const info = DISCIPLINE_INFO[discipline];
+  const { user } = useSession();
+  const mayEnter = canOpenTestPanel(user?.userType, discipline);
+  const dragRef = useDragScroll<HTMLDivElement>(DRAG_MULTIPLIER);
+
+  const state = useLoad(
+    useCallback(
+      async (signal: AbortSignal): Promise<Loaded> => {
+        try {
+          const [requests, ...lists] = await Promise.all([
+            listForTesting(signal),
+            ...DISCIPLINE_GROUPS[discipline].map((g) => listGroupResults(g, signal)),
+          ]);
+          return { requests, stored: draftsFromResults(lists) };
+        } catch (error) {
+          // SPEC section 8: a failed list is only logged; the screen stays empty.
+          if (!signal.aborted) console.error('Could not load the requests for testing', error);
+          throw error;
+        }
+      },
+      [discipline],
+    ),
+  );
+  const requests = state.status === 'ready' ? state.data.requests : [];
+
+  const [edits, setEdits] = useState<Record<string, ResultDraft>>({});
+  const drafts = useMemo(() => ({ ...(state.status === 'ready' ? state.data.stored : {}), ...edits }), [state, edits]);
+  const [openTests, setOpenTests] = useState<number | null>(null);
+  const [openInfo, setOpenInfo] = useState<number | null>(null);
+  const [saving, setSaving] = useState<number | null>(null);
+  const [statusText, setStatusText] = useState<Record<number, string>>({});
+
+  const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const pending = timers.current;
+    return () => pending.forEach(clearTimeout);
+  }, []);
+
+  function showStatus(requestId: number, text: string) {
+    setStatusText((s) => ({ ...s, [requestId]: text }));
+    clearTimeout(timers.current.get(requestId));
+    timers.current.set(
+      requestId,
+      setTimeout(() => setStatusText(({ [requestId]: _done, ...rest }) => rest), STATUS_MS),
+    );
+  }
+
+  async function save(request: ForTestingRequest) {
+    if (request.samples.length === 0) {
+      window.alert('No sample ID found for this request');
+      showStatus(request.requestId, 'No sample ID found for this request');
+      return;
+    }
+    setSaving(request.requestId);
+    let outcome = SAVED;
+    try {
+      for (const { group, analytes } of groupsToTest(request, discipline)) {
+        for (const sample of request.samples) {
+          const payload = payloadFor(analytes, sample.sampleId, drafts);
+          if (!payload) continue;
+          try {
+            await saveGroupResults(group, sample.sampleId, payload);
+          } catch (error) {
+            throw new Error(SAVE_FAILURE[group] + failureText(error), { cause: error });
+          }
+        }
+      }
+    } catch (error) {
+      outcome = `Error saving changes: ${(error as Error).message}`;
+    } finally {
+      setSaving(null);
+    }
+    window.alert(outcome);
+    showStatus(request.requestId, outcome);
+  }
+
   return (
-    <Page
-      title="For Testing"
-      documentTitle={`For Testing (${DISCIPLINE_INFO[discipline].name})`}
-      note={`Approved requests needing ${DISCIPLINE_INFO[discipline].name.toLowerCase()} tests.`}
-      width="wide"
-    />
+    <Page title="For Testing" documentTitle={`For Testing (${info.name})`} note="Drag the sides of the container to scroll!" width="wide">
+      <div ref={dragRef} className="table-wrap testing-scroll">
+        <table className="testing-table">
+          <thead>
+            <tr>
+              <th scope="col">Control Number</th>
+              <th scope="col">tests</th>
+              <th scope="col">Sample Information</th>
+              <th scope="col">Save Changes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {requests.map((r) => {
+              const name = r.controlNumber ?? `request ${r.requestId}`;
+              const testsOpen = openTests === r.requestId;
+              const infoOpen = openInfo === r.requestId;
+              const testsId = `tests-${r.requestId}`;
+              const infoId = `samples-${r.requestId}`;
+              return (
+                <Fragment key={r.requestId}>
+                  <tr>
+                    <th scope="row">{name}</th>
+                    <td>
+                      <button
+                        type="button"
+                        className="button button-secondary button-small"
+                        disabled={!mayEnter}
+                        title={mayEnter ? undefined : NO_PERMISSION_MESSAGE}
+                        aria-expanded={testsOpen}
+                        aria-controls={testsOpen ? testsId : undefined}
+                        onClick={() => setOpenTests(testsOpen ? null : r.requestId)}
+                      >
+                        Show {info.name} Tests
+                        <span className="visually-hidden"> of {name}</span>
+                      </button>
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button button-secondary button-small"
+                        aria-expanded={infoOpen}
+                        aria-controls={infoOpen ? infoId : undefined}
+                        onClick={() => setOpenInfo(infoOpen ? null : r.requestId)}
+                      >
+                        View Sample Information
+                        <span className="visually-hidden"> of {name}</span>
+                      </button>
+                    </td>
+                    <td>
+                      <div className="save-cell">
+                        <button
+                          type="button"
+                          className="button button-primary button-small"
+                          disabled={!mayEnter || saving !== null}
+                          onClick={() => void save(r)}
+                        >
+                          {saving === r.requestId ? 'Saving...' : 'Save'}
+                          <span className="visually-hidden"> changes of {name}</span>
+                        </button>
+                        <span className="save-status" role="status">
+                          {statusText[r.requestId] ?? ''}
+                        </span>
+                      </div>
+                    </td>
+                  </tr>
+                  {infoOpen && (
+                    <tr className="panel-row">
+                      <td colSpan={4} id={infoId}>
+                        <h2 className="panel-title">Sample Information of {name}</h2>
+                        <SampleInfoPanel samples={r.samples} />
+                      </td>
+                    </tr>
+                  )}
+                  {testsOpen && (
+                    <tr className="panel-row">
+                      <td colSpan={4} id={testsId}>
+                        <h2 className="panel-title">
+                          {info.name} Tests of {name}
+                        </h2>
+                        <TestEntryPanel
+                          request={r}
+                          discipline={discipline}
+                          drafts={drafts}
+                          onChange={(key, draft) => setEdits((e) => ({ ...e, [key]: draft }))}
+                        />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
+              );
+            })}
+          </tbody>
+        </table>
+        {state.status === 'loading' && (
+          <p className="empty" role="status">
+            Loading...
+          </p>
+        )}
+        {state.status === 'ready' && requests.length === 0 && <p className="empty">{EMPTY_LIST[discipline]}</p>}
+      </div>
+    </Page>
   );
 }

@@ -1,0 +1,244 @@
+// The wide result shapes of the results calls (SPEC section 7, DESIGN.md section 6) as views of the
+// normalized `analyses` rows, and back. Pure: the server presents and parses with it, the tester
+// screens read the same names.
+import { z } from 'zod';
+import { analytesOfGroup, findAnalyte, GROUPS, type Group } from './catalog.js';
+import type { RequestView } from './requestShape.js';
+import { isAnalysisComplete } from './requestStatus.js';
+
+export type Remark = 'positive' | 'negative';
+
+/** One analysis as the results services read it. */
+export interface AnalysisRecord {
+  requestId: number;
+  sampleId: number;
+  /** Position of the sample in its request (1..n). */
+  samplePosition: number;
+  testCode: string;
+  group: Group;
+  value: string | null;
+  remark: Remark | null;
+  analysisDate: string | null;
+}
+
+/**
+ * One sample's results of one group: `{sampleId, result: {requestId}, <analyte>, <analyte>Remarks,
+ * <analyte>AnalysisDate, ...}` with every analyte of the group (null when not ticked or not entered).
+ */
+export type WideResult = {
+  sampleId: number;
+  result: { requestId: number };
+} & Record<string, string | number | null | { requestId: number }>;
+
+/** The combined result of one request (SPEC section 3 "Combined result"). */
+export interface CombinedResult {
+  requestId: number;
+  microbioTestResults: WideResult[];
+  chemElisaTestResults: WideResult[];
+  chemMicrobialTestResults: WideResult[];
+  molBioTestResults: WideResult[];
+  completeMicrobio: boolean;
+  completeChemElisa: boolean;
+  completeChemMicrobial: boolean;
+  completeMolBio: boolean;
+}
+
+/** A sample as the tester lists show it: with the sample information of its request. */
+export interface TesterSample {
+  sampleId: number;
+  position: number;
+  sampleTypeDescription: string;
+  lotBatchNo: string | null;
+  samplerName: string | null;
+  sampleSource: string | null;
+  productionDate: string | null;
+  expiryDate: string | null;
+  samplingDate: string | null;
+}
+
+/** An item of GET requests/for-testing: the request as read, with its samples. */
+export type ForTestingRequest = RequestView & { samples: TesterSample[] };
+
+/** Per group: the list in the combined result, its completion flag, and the paths of its calls. */
+export const GROUP_WIRE: Record<Group, {
+  list: 'microbioTestResults' | 'chemElisaTestResults' | 'chemMicrobialTestResults' | 'molBioTestResults';
+  complete: 'completeMicrobio' | 'completeChemElisa' | 'completeChemMicrobial' | 'completeMolBio';
+  /** GET of the per-sample list. */
+  readPath: string;
+  /** PUT .../{sampleId}. */
+  writePath: string;
+}> = {
+  microbio: { list: 'microbioTestResults', complete: 'completeMicrobio', readPath: '/microbioTestResults', writePath: '/microbioTestResults' },
+  chemElisa: { list: 'chemElisaTestResults', complete: 'completeChemElisa', readPath: '/chemElisaTestResults', writePath: '/chemTestElisaResults' },
+  chemMicrobial: { list: 'chemMicrobialTestResults', complete: 'completeChemMicrobial', readPath: '/chemMicrobialTestResults', writePath: '/chemMicrobialTestResults' },
+  molBio: { list: 'molBioTestResults', complete: 'completeMolBio', readPath: '/molBioTestResults', writePath: '/molBioTestResults' },
+};
+
+export const remarksKey = (code: string) => `${code}Remarks`;
+export const analysisDateKey = (code: string) => `${code}AnalysisDate`;
+
+/** Wide per-sample items of one group, in request then sample order; samples without analyses of the group are left out. */
+export function toWideResults(group: Group, analyses: readonly AnalysisRecord[]): WideResult[] {
+  const ofGroup = analyses
+    .filter((a) => a.group === group)
+    .sort((a, b) => a.requestId - b.requestId || a.samplePosition - b.samplePosition);
+  const bySample = new Map<number, WideResult>();
+  for (const a of ofGroup) {
+    let item = bySample.get(a.sampleId);
+    if (!item) {
+      item = { sampleId: a.sampleId, result: { requestId: a.requestId } } as WideResult;
+      for (const analyte of analytesOfGroup(group)) {
+        item[analyte.code] = null;
+        item[remarksKey(analyte.code)] = null;
+        item[analysisDateKey(analyte.code)] = null;
+      }
+      bySample.set(a.sampleId, item);
+    }
+    item[a.testCode] = a.value;
+    item[remarksKey(a.testCode)] = a.remark;
+    item[analysisDateKey(a.testCode)] = a.analysisDate;
+  }
+  return [...bySample.values()];
+}
+
+/** A group is complete when the request has analyses in it and every one has a value and a remark. */
+export function isGroupComplete(group: Group, analyses: readonly AnalysisRecord[]): boolean {
+  const ofGroup = analyses.filter((a) => a.group === group);
+  return ofGroup.length > 0 && ofGroup.every(isAnalysisComplete);
+}
+
+/** The combined result of one request from all its analyses. */
+export function toCombinedResult(requestId: number, analyses: readonly AnalysisRecord[]): CombinedResult {
+  const combined = { requestId } as CombinedResult;
+  for (const group of GROUPS) {
+    combined[GROUP_WIRE[group].list] = toWideResults(group, analyses);
+    combined[GROUP_WIRE[group].complete] = isGroupComplete(group, analyses);
+  }
+  return combined;
+}
+
+/** The result groups of a request's ticked tests, in catalog order. */
+export function groupsOfTests(tests: readonly string[]): Group[] {
+  return GROUPS.filter((g) => tests.some((code) => findAnalyte(code)?.group === g));
+}
+
+/** The combined result with the lists of groups outside `groups` emptied (a tester reads its own discipline only). */
+export function limitToGroups(combined: CombinedResult, groups: readonly Group[]): CombinedResult {
+  const limited = { ...combined };
+  for (const group of GROUPS) if (!groups.includes(group)) limited[GROUP_WIRE[group].list] = [];
+  return limited;
+}
+
+export const MAX_RESULT_LENGTH = 500;
+
+/** An ISO calendar date that exists (2026-02-30 does not). */
+export const IsoDate = z.string().refine((s) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}, 'must be a date written YYYY-MM-DD');
+
+/** The three fields of one analyte result, as the API, the screens and CSV imports send them. */
+export const ResultFields = z.object({
+  /** Free text, stored as typed; empty (or only spaces) clears the result. */
+  value: z.string().max(MAX_RESULT_LENGTH, `must be at most ${MAX_RESULT_LENGTH} characters`).nullable(),
+  /** '' (or null) means no remark. */
+  remark: z.enum(['', 'positive', 'negative'], { error: "must be '', 'positive' or 'negative'" }).nullable(),
+  analysisDate: z.union([IsoDate, z.literal('')]).nullable(),
+});
+export type ResultFieldsInput = z.input<typeof ResultFields>;
+
+/** What an analysis holds after a write of `fields`: an empty value clears the whole result. */
+export function normalizeResult(fields: z.output<typeof ResultFields>): { value: string | null; remark: Remark | null; analysisDate: string | null } {
+  if (fields.value === null || fields.value.trim() === '') return { value: null, remark: null, analysisDate: null };
+  return {
+    value: fields.value,
+    remark: fields.remark === '' || fields.remark === null ? null : fields.remark,
+    analysisDate: fields.analysisDate === '' ? null : fields.analysisDate,
+  };
+}
+
+export interface WideEntry {
+  testCode: string;
+  value: string | null;
+  remark: '' | Remark | null;
+  analysisDate: string | null;
+}
+
+/**
+ * Parses a PUT payload of one group: `{<analyte>, <analyte>Remarks, <analyte>AnalysisDate, ...}`.
+ * An analyte is written when its value key is present (a missing remark means none, a missing date
+ * null); analytes absent from the payload are left alone. Every problem is listed in one message,
+ * naming the analyte: fields of other groups, unknown fields, remarks or dates without a value.
+ */
+export function parseWidePayload(group: Group, payload: unknown): { ok: true; entries: WideEntry[] } | { ok: false; problems: string[] } {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
+    return { ok: false, problems: ['The results must be a JSON object of analyte fields.'] };
+  }
+  const body = payload as Record<string, unknown>;
+  const sent = (key: string) => Object.hasOwn(body, key);
+  const codes = analytesOfGroup(group).map((a) => a.code);
+  // A Set: an analyte's three fields report one problem, not three.
+  const problems = new Set<string>();
+  const entries: WideEntry[] = [];
+
+  for (const key of Object.keys(body)) {
+    // Keys the wide shape itself carries are accepted and ignored, so a GET item can be sent back.
+    if (key === 'sampleId' || key === 'result') continue;
+    const code = key.replace(/(AnalysisDate|Remarks)$/, '');
+    if (!codes.includes(code)) {
+      problems.add(findAnalyte(code) ? `${code} is not a ${GROUP_NAMES[group]} test` : `${key} is not a result field`);
+    } else if (!sent(code)) {
+      problems.add(`${code}: remark or analysis date sent without a value`);
+    }
+  }
+  for (const code of codes.filter(sent)) {
+    const parsed = ResultFields.safeParse({
+      value: body[code],
+      remark: body[remarksKey(code)] ?? '',
+      analysisDate: body[analysisDateKey(code)] ?? null,
+    });
+    if (parsed.success) {
+      entries.push({ testCode: code, ...parsed.data });
+      continue;
+    }
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] === 'value' ? code : issue.path[0] === 'remark' ? remarksKey(code) : analysisDateKey(code);
+      problems.add(`${field}: ${issue.message}`);
+    }
+  }
+  return problems.size ? { ok: false, problems: [...problems] } : { ok: true, entries };
+}
+
+/** How messages name a group. */
+export const GROUP_NAMES: Record<Group, string> = {
+  microbio: 'microbiology',
+  chemElisa: 'chemistry ELISA',
+  chemMicrobial: 'chemistry microbial inhibition',
+  molBio: 'molecular biology',
+};
+
+/** 'standardPlateCount' -> 'Standard Plate Count', 'beta_agonists' -> 'Beta Agonists'. */
+export function humanizeFieldName(name: string): string {
+  return name
+    .replace(/_/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(' ')
+    .filter((w) => w !== '')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join(' ');
+}
+
+/**
+ * The fields the Test Results screens list for one result item (SPEC section 2): non-null, non-empty
+ * plain values, leaving out names containing Date, Id or sample, labelled in spaced capitalised words.
+ */
+export function displayedResultFields(item: Record<string, unknown>): Array<{ name: string; label: string; value: string }> {
+  const fields: Array<{ name: string; label: string; value: string }> = [];
+  for (const [name, value] of Object.entries(item)) {
+    if (/Date|Id|sample/.test(name)) continue;
+    if (value === null || value === undefined || value === '' || typeof value === 'object') continue;
+    fields.push({ name, label: humanizeFieldName(name), value: String(value) });
+  }
+  return fields;
+}

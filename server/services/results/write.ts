@@ -1,0 +1,193 @@
+// Writing results: one service for the tester screens (PUT .../{sampleId}) and bulk CSV imports.
+// Batched: the affected requests and analyses are loaded with whereIn, changes are upserted in
+// chunks, statuses recomputed once per request, audit rows inserted together, all in the caller's
+// transaction.
+import type { Knex } from 'knex';
+import type { Clock } from '../../clock.js';
+import { isPostgres } from '../../db/knex.js';
+import { findAnalyte } from '../../domain/catalog.js';
+import { can, type Actor } from '../../domain/policies.js';
+import { reportMonth } from '../../domain/requestShape.js';
+import { acceptsResults, isAnalysisComplete, statusAfterResults, STATUS_DISPLAY, type RequestStatus } from '../../domain/requestStatus.js';
+import { normalizeResult, ResultFields, type AnalysisRecord, type Remark } from '../../domain/resultShape.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { describeIssues } from '../../validation.js';
+import { recordAuditMany, type AuditEntry } from '../audit.js';
+import { analysesOf } from './read.js';
+
+export interface ResultEntry {
+  requestId: number;
+  sampleId: number;
+  testCode: string;
+  /** Free text; empty (or only spaces) clears the result. */
+  value: string | null;
+  remark: '' | Remark | null;
+  /** YYYY-MM-DD or null. */
+  analysisDate: string | null;
+  /** Names the entry in error messages (e.g. 'line 12'); default 'sample {sampleId}'. */
+  label?: string;
+}
+
+export interface WriteResultsOptions {
+  clock: Clock;
+  actor: Actor;
+  entries: readonly ResultEntry[];
+  ip?: string | null;
+}
+
+export interface WriteResultsOutcome {
+  /** Analyses whose stored result changed. */
+  changed: number;
+  /** Requests this write moved to FOR_RELEASE. */
+  requestsCompleted: number[];
+  /** Requests this write moved back to FOR_TESTING. */
+  requestsReopened: number[];
+}
+
+type Stored = Pick<AnalysisRecord, 'value' | 'remark' | 'analysisDate'>;
+
+const UPSERT_CHUNK = 50;
+
+const nameOf = (e: ResultEntry) => e.label ?? `sample ${e.sampleId}`;
+const sameResult = (a: Stored, b: Stored) => a.value === b.value && a.remark === b.remark && a.analysisDate === b.analysisDate;
+
+function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = groups.get(k);
+    if (list) list.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+function fail(error: (message: string) => AppError, problems: string[]): never {
+  throw error(problems.join('; '));
+}
+
+/**
+ * Writes many results in `trx` with the rules of the tester screens: the actor must be the tester of
+ * each analyte's discipline (403), the requests must be FOR_TESTING or FOR_RELEASE (404, 409), each
+ * analyte must be a ticked test of that sample's request (400), values at most 500 characters,
+ * remarks '', 'positive' or 'negative', dates YYYY-MM-DD or null. Every problem of a kind is listed
+ * in one AppError. Requests move between FOR_TESTING and FOR_RELEASE by completeness of ALL their
+ * analyses; each changed request gets one audit entry with the before and after of its changes.
+ */
+export async function writeResults(trx: Knex.Transaction, options: WriteResultsOptions): Promise<WriteResultsOutcome> {
+  const { clock, actor, entries } = options;
+
+  // Shape of each entry and the writer's discipline, before touching the database.
+  const invalid: string[] = [];
+  const notMine = new Set<string>();
+  for (const e of entries) {
+    const analyte = findAnalyte(e.testCode);
+    if (!analyte) {
+      invalid.push(`${nameOf(e)}: ${e.testCode} is not a test`);
+      continue;
+    }
+    if (!can(actor, 'results:write', { group: analyte.group })) notMine.add(e.testCode);
+    const parsed = ResultFields.safeParse(e);
+    if (!parsed.success) invalid.push(`${nameOf(e)}, ${e.testCode}: ${describeIssues(parsed.error)}`);
+  }
+  if (notMine.size) fail(forbidden, [`You may not enter results of ${[...notMine].join(', ')}`]);
+  if (invalid.length) fail(badRequest, invalid);
+  if (entries.length === 0) return { changed: 0, requestsCompleted: [], requestsReopened: [] };
+
+  // Lock the requests (in id order) so concurrent writers of one request see each other's analyses
+  // when they decide its status; SQLite serialises writers anyway.
+  const requestIds = [...new Set(entries.map((e) => e.requestId))].sort((a, b) => a - b);
+  const requests = new Map<number, { status: RequestStatus; controlNumber: string | null }>();
+  for (let i = 0; i < requestIds.length; i += 500) {
+    const query = trx('requests').whereIn('id', requestIds.slice(i, i + 500)).orderBy('id').select('id', 'status', 'control_number');
+    if (isPostgres(trx)) query.forUpdate();
+    for (const r of await query) requests.set(Number(r.id), { status: r.status, controlNumber: r.control_number });
+  }
+  const missing = requestIds.filter((id) => !requests.has(id));
+  if (missing.length) fail(notFound, [`No request with id ${missing.join(', ')}`]);
+  const closed = requestIds.filter((id) => !acceptsResults(requests.get(id)!.status));
+  if (closed.length) {
+    fail(conflict, closed.map((id) => {
+      const r = requests.get(id)!;
+      return `Results of request ${r.controlNumber ?? id} can no longer be changed: it is ${STATUS_DISPLAY[r.status]}`;
+    }));
+  }
+
+  const analyses = await analysesOf(trx, requestIds);
+  const byKey = new Map(analyses.map((a) => [`${a.sampleId}:${a.testCode}`, a]));
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const now = clock.now().toISOString();
+  const changes: Array<{ analysis: AnalysisRecord; before: Stored; after: Stored }> = [];
+  for (const e of entries) {
+    const key = `${e.sampleId}:${e.testCode}`;
+    const analysis = byKey.get(key);
+    if (!analysis || analysis.requestId !== e.requestId) {
+      problems.push(`${nameOf(e)}: ${e.testCode} is not a test requested for sample ${e.sampleId} of request ${requests.get(e.requestId)?.controlNumber ?? e.requestId}`);
+      continue;
+    }
+    if (seen.has(key)) {
+      problems.push(`${nameOf(e)}: ${e.testCode} of sample ${e.sampleId} is given more than once`);
+      continue;
+    }
+    seen.add(key);
+    const before: Stored = { value: analysis.value, remark: analysis.remark, analysisDate: analysis.analysisDate };
+    const after = normalizeResult(ResultFields.parse(e));
+    if (!sameResult(before, after)) changes.push({ analysis, before, after });
+  }
+  if (problems.length) fail(badRequest, problems);
+  if (changes.length === 0) return { changed: 0, requestsCompleted: [], requestsReopened: [] };
+
+  const rows = changes.map(({ analysis: a, after }) => ({
+    request_id: a.requestId,
+    sample_id: a.sampleId,
+    test_code: a.testCode,
+    family: findAnalyte(a.testCode)!.family,
+    result_group: a.group,
+    value: after.value,
+    remark: after.remark,
+    analysis_date: after.analysisDate,
+    report_month: after.value === null ? null : reportMonth(after.analysisDate, now),
+    entered_by: after.value === null ? null : actor.id,
+    entered_at: after.value === null ? null : now,
+  }));
+  for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
+    await trx('analyses')
+      .insert(rows.slice(i, i + UPSERT_CHUNK))
+      .onConflict(['sample_id', 'test_code'])
+      .merge(['value', 'remark', 'analysis_date', 'report_month', 'entered_by', 'entered_at']);
+  }
+  for (const c of changes) Object.assign(c.analysis, c.after);
+
+  // New statuses from the completeness of every analysis of each changed request.
+  const changesByRequest = groupBy(changes, (c) => c.analysis.requestId);
+  const analysesByRequest = groupBy(analyses, (a) => a.requestId);
+  const moved = new Map<RequestStatus, number[]>();
+  const audit: AuditEntry[] = [];
+  for (const [requestId, requestChanges] of changesByRequest) {
+    const from = requests.get(requestId)!.status;
+    const to = statusAfterResults(from, (analysesByRequest.get(requestId) ?? []).every(isAnalysisComplete));
+    if (to !== from) moved.set(to, [...(moved.get(to) ?? []), requestId]);
+    audit.push({
+      actorUserId: actor.id,
+      action: 'results.write',
+      requestId,
+      ip: options.ip ?? null,
+      details: {
+        ...(to !== from ? { status: { before: from, after: to } } : {}),
+        results: requestChanges.map((c) => ({ sampleId: c.analysis.sampleId, testCode: c.analysis.testCode, before: c.before, after: c.after })),
+      },
+    });
+  }
+  for (const [status, ids] of moved) {
+    for (let i = 0; i < ids.length; i += 500) {
+      await trx('requests').whereIn('id', ids.slice(i, i + 500)).update({ status, updated_at: now });
+    }
+  }
+  await recordAuditMany(trx, clock, audit);
+  return {
+    changed: changes.length,
+    requestsCompleted: moved.get('FOR_RELEASE') ?? [],
+    requestsReopened: moved.get('FOR_TESTING') ?? [],
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * The testing portals (SPEC section 2 "Tester screens", section 5 "Saving test results"): a tester
+ * enters results per sample, saves, finds them again after a reload and in Test Results; the
+ * failure texts; the empty lists.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { insertRequests, type RequestSeed } from '../../fixtures/requests.js';
+import type { RequestStatus } from '../../server/domain/requestStatus.js';
+import { signIn } from './auth.js';
+import { expect, test, type Lab } from './fixtures.js';
+import { withServerDb } from './serverDb.js';
+
+async function seed(lab: Lab, seeds: Omit<RequestSeed, 'clientUserId'>[]) {
+  return withServerDb(lab, async (db) => {
+    const client = await db('users').where('email', lab.demo.client.email).first('id');
+    return insertRequests(db, seeds.map((s) => ({ clientUserId: Number(client.id), ...s })));
+  });
+}
+
+/** Runs `work` while the requests in `statuses` are set aside (rejected), then puts them back. */
+async function withoutRequests<T>(lab: Lab, statuses: RequestStatus[], work: () => Promise<T>): Promise<T> {
+  const parked: Array<{ id: number; status: RequestStatus }> = await withServerDb(lab, async (db) => {
+    const rows = await db('requests').whereIn('status', statuses).select('id', 'status');
+    if (rows.length) await db('requests').whereIn('id', rows.map((r) => r.id)).update({ status: 'REJECTED' });
+    return rows;
+  });
+  try {
+    return await work();
+  } finally {
+    await withServerDb(lab, async (db) => {
+      for (const status of statuses) {
+        const ids = parked.filter((r) => r.status === status).map((r) => r.id);
+        if (ids.length) await db('requests').whereIn('id', ids).update({ status });
+      }
+    });
+  }
+}
+
+/** Records every dialog's message and closes it. */
+function recordDialogs(page: Page): string[] {
+  const messages: string[] = [];
+  page.on('dialog', (dialog) => {
+    messages.push(dialog.message());
+    void dialog.accept();
+  });
+  return messages;
+}
+
+const rowOf = (page: Page, controlNumber: string) =>
+  page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: controlNumber, exact: true }) });
+
+/** Types a result, sets its remark with the '+' / '-' buttons and picks its analysis date. */
+async function enterResult(page: Page, analyte: string, sample: number, value: string, remark: '+' | '-', date?: string) {
+  await page.getByLabel(`${analyte} result, sample ${sample}`, { exact: true }).fill(value);
+  await remarkButton(page, analyte, sample, remark).click();
+  if (date) await page.getByLabel(`${analyte} analysis date, sample ${sample}`, { exact: true }).fill(date);
+}
+
+function remarkButton(page: Page, analyte: string, sample: number, remark: '+' | '-'): Locator {
+  return page
+    .getByRole('group', { name: `${analyte}, sample ${sample}`, exact: true })
+    .getByRole('button', { name: remark === '+' ? '+ positive' : '- negative', exact: true });
+}
+
+async function expectRemark(page: Page, analyte: string, sample: number, remark: '+' | '-') {
+  const other = remark === '+' ? '-' : '+';
+  await expect(remarkButton(page, analyte, sample, remark)).toHaveAttribute('aria-pressed', 'true');
+  await expect(remarkButton(page, analyte, sample, other)).toHaveAttribute('aria-pressed', 'false');
+}
+
+/** Presses the mouse on `target`, moves it `dx` pixels sideways and releases it. */
+async function drag(page: Page, target: Locator, dx: number) {
+  const box = (await target.boundingBox())!;
+  const [x, y] = [box.x + Math.min(20, box.width / 2), box.y + box.height / 2];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx, y, { steps: 5 });
+  await page.mouse.up();
+}
+
+test.describe('testing portals', () => {
+  test('a chemistry tester enters results for both samples, saves, and finds them after a reload and in Test Results', async ({ page, lab }) => {
+    const [request] = await seed(lab, [{ tests: ['betaLactams', 'chloramphenicol'], status: 'FOR_TESTING', samples: ['Beef loin', 'Pork belly'] }]);
+    const controlNumber = request.controlNumber!;
+    const dialogs = recordDialogs(page);
+    const { userId } = await signIn(page, lab, lab.demo.chemtester.email, lab.demo.chemtester.password);
+
+    await page.goto(`/home/chemtester/${userId}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome to the Chemistry Testing Portal!' })).toBeVisible();
+    for (const card of ['Test Results', 'Database']) await expect(page.getByRole('link', { name: card })).toBeVisible();
+    await page.getByRole('link', { name: 'For Testing' }).click();
+    await expect(page).toHaveURL(`/for-testing-chem/${userId}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'For Testing' })).toBeVisible();
+    await expect(page.getByText('Drag the sides of the container to scroll!')).toBeVisible();
+    for (const header of ['Control Number', 'tests', 'Sample Information', 'Save Changes']) {
+      await expect(page.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
+    }
+
+    const row = rowOf(page, controlNumber);
+    await row.getByRole('button', { name: 'View Sample Information' }).click();
+    const info = page.locator(`#samples-${request.requestId}`);
+    for (const text of ['Sample Type Description 1', 'Beef loin', 'Sample Type Description 2', 'Pork belly', 'Lot Batch No', 'LOT-001', 'Sampler Name', 'J. Sampler', 'Sample Source', 'Cold storage A', 'Production Date', 'Expiry Date', 'Sampling Date']) {
+      await expect(info).toContainText(text);
+    }
+    const showTests = row.getByRole('button', { name: 'Show Chemistry Tests' });
+    await expect(showTests).toBeEnabled();
+    await expect(showTests).not.toHaveAttribute('title');
+    await showTests.click();
+    await expect(showTests).toHaveAttribute('aria-expanded', 'true');
+    const panel = page.locator(`#tests-${request.requestId}`);
+    await expect(panel.getByRole('heading', { name: 'Microbial Inhibition Test' })).toHaveCount(2);
+    await expect(panel.getByRole('heading', { name: 'ELISA Tests' })).toHaveCount(2);
+    // Only the ticked analytes have rows.
+    await expect(page.getByLabel('Tetracyclines result, sample 1')).toHaveCount(0);
+
+    await enterResult(page, 'Beta Lactams', 1, '0.2 ppm', '+', '2026-03-10');
+    await enterResult(page, 'Beta Lactams', 2, 'Not detected', '-', '2026-03-10');
+    await enterResult(page, 'Chloramphenicol', 1, '<LOD', '+');
+    // The last click wins.
+    await remarkButton(page, 'Chloramphenicol', 1, '-').click();
+    await expectRemark(page, 'Chloramphenicol', 1, '-');
+    await enterResult(page, 'Chloramphenicol', 2, '<LOD', '-', '2026-03-11');
+    await expect(remarkButton(page, 'Beta Lactams', 1, '+')).toHaveCSS('background-color', 'rgb(43, 193, 146)');
+    await expect(remarkButton(page, 'Beta Lactams', 2, '-')).toHaveCSS('background-color', 'rgb(232, 85, 87)');
+
+    const axe = await new AxeBuilder({ page }).include('main').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialogs).toEqual(['Changes saved successfully!']);
+    const status = row.getByRole('status');
+    await expect(status).toHaveText('Changes saved successfully!');
+    // The status message clears by itself (after 3 seconds).
+    await expect(status).toHaveText('', { timeout: 6_000 });
+
+    await page.reload();
+    await rowOf(page, controlNumber).getByRole('button', { name: 'Show Chemistry Tests' }).click();
+    await expect(page.getByLabel('Beta Lactams result, sample 1', { exact: true })).toHaveValue('0.2 ppm');
+    await expect(page.getByLabel('Beta Lactams analysis date, sample 1', { exact: true })).toHaveValue('2026-03-10');
+    await expect(page.getByLabel('Beta Lactams result, sample 2', { exact: true })).toHaveValue('Not detected');
+    await expect(page.getByLabel('Chloramphenicol result, sample 1', { exact: true })).toHaveValue('<LOD');
+    await expect(page.getByLabel('Chloramphenicol analysis date, sample 1', { exact: true })).toHaveValue('');
+    await expectRemark(page, 'Beta Lactams', 1, '+');
+    await expectRemark(page, 'Beta Lactams', 2, '-');
+    await expectRemark(page, 'Chloramphenicol', 1, '-');
+
+    // Complete, so it awaits release: Test Results lists it under For Release with its details.
+    await page.goto(`/test-results-chem/${userId}`);
+    const forRelease = page.getByRole('region', { name: 'For Release' });
+    await forRelease.getByRole('button', { name: controlNumber }).click();
+    const details = forRelease.locator(`#for-release-${request.requestId}-details`);
+    await expect(details.getByRole('heading', { name: 'ELISA Tests' })).toBeVisible();
+    await expect(details.getByRole('heading', { name: 'Microbial Tests' })).toBeVisible();
+    for (const text of ['Beta Lactams', '0.2 ppm', 'Beta Lactams Remarks', 'positive', 'Not detected', 'Chloramphenicol Remarks', 'negative']) {
+      await expect(details).toContainText(text);
+    }
+    await expect(details).not.toContainText('Analysis Date');
+    await expect(details).not.toContainText('Sample Id');
+    // One at a time: a second click collapses it.
+    await forRelease.getByRole('button', { name: controlNumber }).click();
+    await expect(details).toHaveCount(0);
+  });
+
+  test('a failed save names the group and the server\'s reason; a request without samples is not saved', async ({ page, lab }) => {
+    const [closing, sampleless] = await seed(lab, [
+      { tests: ['dog'], status: 'FOR_TESTING', samples: ['Ground meat'] },
+      { tests: ['cat'], status: 'FOR_TESTING', samples: [] },
+    ]);
+    const dialogs = recordDialogs(page);
+    const { userId } = await signIn(page, lab, lab.demo.molbiotester.email, lab.demo.molbiotester.password);
+    await page.goto(`/for-testing-molbio/${userId}`);
+
+    // On a phone the list scrolls inside its box; the page itself never scrolls sideways.
+    await page.setViewportSize({ width: 360, height: 740 });
+    const row = rowOf(page, closing.controlNumber!);
+    await row.getByRole('button', { name: 'Show Molecular Biology Tests' }).click();
+    await enterResult(page, 'Dog', 1, 'Detected', '+');
+    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    expect(widths[0]).toBeLessThanOrEqual(widths[1]);
+    // A mouse drag scrolls the list twice as far as the pointer moves, except from an input.
+    const list = page.locator('.testing-scroll');
+    const scrollLeft = () => list.evaluate((el) => el.scrollLeft);
+    await list.evaluate((el) => el.scrollTo({ left: 0 }));
+    await drag(page, row.getByRole('rowheader'), -60);
+    expect(await scrollLeft()).toBe(120);
+    await drag(page, page.getByLabel('Dog result, sample 1', { exact: true }), 40);
+    expect(await scrollLeft()).toBe(120);
+    // Meanwhile the request is released by the desk: results can no longer change.
+    await withServerDb(lab, (db) => db('requests').where('id', closing.requestId).update({ status: 'RELEASED' }));
+    await row.getByRole('button', { name: 'Save' }).click();
+    const failure = `Error saving changes: Failed to save mol bio results: Results of request ${closing.controlNumber} can no longer be changed: it is RELEASED`;
+    await expect.poll(() => dialogs).toEqual([failure]);
+    await expect(row.getByRole('status')).toHaveText(failure);
+
+    await rowOf(page, sampleless.controlNumber!).getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialogs).toEqual([failure, 'No sample ID found for this request']);
+  });
+
+  test('shows the empty messages of For Testing and Test Results', async ({ page, lab }) => {
+    await withoutRequests(lab, ['FOR_TESTING', 'FOR_RELEASE', 'RELEASED'], async () => {
+      const empty = [
+        { discipline: 'chem', account: lab.demo.chemtester, text: 'There are no ongoing Chemistry tests. ' },
+        { discipline: 'microbio', account: lab.demo.microbiotester, text: 'There are no ongoing Microbiology tests' },
+        { discipline: 'molbio', account: lab.demo.molbiotester, text: 'There are no ongoing Molecular Biology tests. ' },
+      ];
+      for (const { discipline, account, text } of empty) {
+        const { userId } = await signIn(page, lab, account.email, account.password);
+        await page.goto(`/for-testing-${discipline}/${userId}`);
+        const message = page.locator('p.empty').filter({ hasText: 'There are no ongoing' });
+        await expect(message).toBeVisible();
+        // Quoted exactly, trailing space included.
+        expect(await message.textContent()).toBe(text);
+      }
+      await page.goto(`/test-results-molbio/${(await signIn(page, lab, lab.demo.molbiotester.email, lab.demo.molbiotester.password)).userId}`);
+      await expect(page.getByRole('region', { name: 'For Release' })).toContainText('No requests for release at the moment.');
+      await expect(page.getByRole('region', { name: 'Released' })).toContainText('No released requests at the moment.');
+    });
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import {
+  displayedResultFields,
+  groupsOfTests,
+  humanizeFieldName,
+  isGroupComplete,
+  limitToGroups,
+  normalizeResult,
+  parseWidePayload,
+  toCombinedResult,
+  toWideResults,
+  type AnalysisRecord,
+} from '../../server/domain/resultShape.js';
+
+const analysis = (over: Partial<AnalysisRecord>): AnalysisRecord => ({
+  requestId: 1, sampleId: 10, samplePosition: 1, testCode: 'eColi', group: 'microbio', value: null, remark: null, analysisDate: null, ...over,
+});
+
+describe('wide result shapes', () => {
+  const rows = [
+    analysis({ sampleId: 11, samplePosition: 2, value: '<10', remark: 'negative', analysisDate: '2026-03-10' }),
+    analysis({ sampleId: 10, samplePosition: 1, value: '40 cfu/g', remark: 'positive' }),
+    analysis({ sampleId: 10, samplePosition: 1, testCode: 'dog', group: 'molBio' }),
+  ];
+
+  it('makes one item per sample in sample order, with every analyte of the group', () => {
+    const items = toWideResults('microbio', rows);
+    expect(items.map((i) => i.sampleId)).toEqual([10, 11]);
+    expect(items[1]).toMatchObject({ result: { requestId: 1 }, eColi: '<10', eColiRemarks: 'negative', eColiAnalysisDate: '2026-03-10', salmonellaSp: null, salmonellaSpRemarks: null });
+    expect(Object.keys(items[0])).toHaveLength(2 + 9 * 3);
+    expect(toWideResults('chemElisa', rows)).toEqual([]);
+  });
+
+  it('flags a group complete only when it has analyses and each has a value and a remark', () => {
+    expect(isGroupComplete('microbio', rows)).toBe(true);
+    expect(isGroupComplete('molBio', rows)).toBe(false);
+    expect(isGroupComplete('chemElisa', rows)).toBe(false);
+    const combined = toCombinedResult(1, rows);
+    expect(combined).toMatchObject({ requestId: 1, completeMicrobio: true, completeMolBio: false, chemElisaTestResults: [] });
+    expect(limitToGroups(combined, ['molBio'])).toMatchObject({ microbioTestResults: [], molBioTestResults: [expect.objectContaining({ dog: null })] });
+  });
+
+  it('names the groups of ticked tests', () => {
+    expect(groupsOfTests(['dog', 'eColi', 'beta_agonists'])).toEqual(['microbio', 'chemElisa', 'molBio']);
+  });
+});
+
+describe('PUT payloads', () => {
+  it('reads the analytes sent, a missing remark as none and a missing date as null', () => {
+    expect(parseWidePayload('microbio', { eColi: ' 12 ', eColiRemarks: 'positive', eColiAnalysisDate: '2026-03-01', salmonellaSp: 'absent', sampleId: 3 })).toEqual({
+      ok: true,
+      entries: [
+        { testCode: 'salmonellaSp', value: 'absent', remark: '', analysisDate: null },
+        { testCode: 'eColi', value: ' 12 ', remark: 'positive', analysisDate: '2026-03-01' },
+      ],
+    });
+  });
+
+  it('lists every problem, naming the analyte', () => {
+    const parsed = parseWidePayload('chemElisa', {
+      chloramphenicol: 'x'.repeat(501), chloramphenicolRemarks: 'unsure', stilbenes: 'ok', stilbenesAnalysisDate: '2026-13-01',
+      betaLactams: '1', betaLactamsRemarks: 'positive', ractopamineRemarks: 'negative', ractopamineAnalysisDate: null, colour: 'red',
+    });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.problems).toEqual([
+      'betaLactams is not a chemistry ELISA test',
+      'ractopamine: remark or analysis date sent without a value',
+      'colour is not a result field',
+      'chloramphenicol: must be at most 500 characters',
+      "chloramphenicolRemarks: must be '', 'positive' or 'negative'",
+      'stilbenesAnalysisDate: must be a date written YYYY-MM-DD',
+    ]);
+    expect(parseWidePayload('molBio', [1])).toEqual({ ok: false, problems: ['The results must be a JSON object of analyte fields.'] });
+  });
+
+  it('clears the whole result when the value is empty', () => {
+    expect(normalizeResult({ value: '  ', remark: 'positive', analysisDate: '2026-03-01' })).toEqual({ value: null, remark: null, analysisDate: null });
+    expect(normalizeResult({ value: 'x', remark: '', analysisDate: '' })).toEqual({ value: 'x', remark: null, analysisDate: null });
+  });
+});
+
+describe('result details on the Test Results screens', () => {
+  it('turns camel case into spaced capitalised words', () => {
+    expect(humanizeFieldName('standardPlateCount')).toBe('Standard Plate Count');
+    expect(humanizeFieldName('betaLactamsRemarks')).toBe('Beta Lactams Remarks');
+    expect(humanizeFieldName('beta_agonists')).toBe('Beta Agonists');
+    expect(humanizeFieldName('eColi')).toBe('E Coli');
+  });
+
+  it('lists non-null plain fields, leaving out names with Date, Id or sample', () => {
+    expect(displayedResultFields({
+      sampleId: 4, result: { requestId: 2 }, eColi: '<10', eColiRemarks: 'negative', eColiAnalysisDate: '2026-03-01',
+      salmonellaSp: null, sampleTypeDescription: 'Beef', requestId: 2, campylobacterRemarks: '', aminoglycosides: 'ND',
+    })).toEqual([
+      { name: 'eColi', label: 'E Coli', value: '<10' },
+      { name: 'eColiRemarks', label: 'E Coli Remarks', value: 'negative' },
+      // Only the capitalised 'Id' counts: aminoglycosides stays.
+      { name: 'aminoglycosides', label: 'Aminoglycosides', value: 'ND' },
+    ]);
+  });
+});

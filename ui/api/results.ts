@@ -1,0 +1,43 @@
+/**
+ * The testers' calls (SPEC section 7): requests awaiting tests, the per-group result lists and
+ * writes, the for-release and released lists, and the combined result of a request.
+ */
+import type { Group } from '../../server/domain/catalog.js';
+import { GROUP_WIRE, type CombinedResult, type ForTestingRequest, type WideResult } from '../../server/domain/resultShape.js';
+import { getJson, putJson, segment } from './http.js';
+
+export type { CombinedResult, ForTestingRequest, WideResult };
+
+/** GET requests/for-testing: requests with tests of the caller's discipline, FOR_TESTING or FOR_RELEASE. */
+export function listForTesting(signal?: AbortSignal): Promise<ForTestingRequest[]> {
+  return getJson<ForTestingRequest[]>('/requests/for-testing', signal);
+}
+
+/** GET /microbioTestResults (and siblings): one item per sample of the open requests. */
+export function listGroupResults(group: Group, signal?: AbortSignal): Promise<WideResult[]> {
+  return getJson<WideResult[]>(GROUP_WIRE[group].readPath, signal);
+}
+
+/** The analyte fields of a PUT: `{<analyte>, <analyte>Remarks, <analyte>AnalysisDate}`. */
+export type GroupPayload = Record<string, string | null>;
+
+/** PUT /microbioTestResults/{sampleId} (and siblings); answers the sample's stored results. */
+export function saveGroupResults(group: Group, sampleId: number, payload: GroupPayload): Promise<WideResult> {
+  return putJson<WideResult>(`${GROUP_WIRE[group].writePath}/${segment(sampleId)}`, payload);
+}
+
+/** A row of the for-release and released lists. */
+export interface ListedRequest {
+  requestId: number;
+  controlNumber: string | null;
+}
+
+/** GET requests/for-release or requests/released (a tester gets its own discipline's requests). */
+export function listRequestsIn(list: 'for-release' | 'released', signal?: AbortSignal): Promise<ListedRequest[]> {
+  return getJson<ListedRequest[]>(`/requests/${list}`, signal);
+}
+
+/** GET getResult/{requestId}: the combined result, with a tester's own groups filled in. */
+export function getCombinedResult(requestId: number, signal?: AbortSignal): Promise<CombinedResult> {
+  return getJson<CombinedResult>(`/getResult/${segment(requestId)}`, signal);
+}

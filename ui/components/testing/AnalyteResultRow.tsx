@@ -1,0 +1,69 @@
+import { useId } from 'react';
+import type { Remark } from '../../../server/domain/resultShape.js';
+import { MAX_RESULT_LENGTH } from '../../../server/domain/resultShape.js';
+import type { ResultDraft } from './drafts.js';
+
+export interface AnalyteResultRowProps {
+  /** The analyte's panel label, e.g. 'Beta Lactams'. */
+  label: string;
+  /** 1-based number of the sample in its request. */
+  sampleNumber: number;
+  draft: ResultDraft;
+  onChange: (draft: ResultDraft) => void;
+}
+
+const REMARK_BUTTONS: ReadonlyArray<{ remark: Remark; text: string }> = [
+  { remark: 'positive', text: '+' },
+  { remark: 'negative', text: '-' },
+];
+
+/**
+ * One analyte of one sample: a free-text result, the '+' (positive) and '-' (negative) buttons
+ * (pressed state shown in green or red; the last click wins) and the analysis date.
+ */
+export function AnalyteResultRow({ label, sampleNumber, draft, onChange }: AnalyteResultRowProps) {
+  const id = useId();
+  const where = `, sample ${sampleNumber}`;
+  return (
+    <div role="group" aria-label={`${label}${where}`} className="analyte-row">
+      <label className="analyte-label" htmlFor={`${id}-value`}>
+        {label}
+        <span className="visually-hidden"> result{where}</span>
+      </label>
+      <input
+        id={`${id}-value`}
+        className="analyte-value"
+        type="text"
+        autoComplete="off"
+        maxLength={MAX_RESULT_LENGTH}
+        placeholder="Result"
+        value={draft.value}
+        onChange={(e) => onChange({ ...draft, value: e.target.value })}
+      />
+      <span className="analyte-remarks">
+        {REMARK_BUTTONS.map(({ remark, text }) => (
+          <button
+            key={remark}
+            type="button"
+            className={`remark-button remark-${remark}`}
+            aria-pressed={draft.remark === remark}
+            onClick={() => onChange({ ...draft, remark })}
+          >
+            {text}
+            <span className="visually-hidden"> {remark}</span>
+          </button>
+        ))}
+      </span>
+      <label className="visually-hidden" htmlFor={`${id}-date`}>
+        {label} analysis date{where}
+      </label>
+      <input
+        id={`${id}-date`}
+        className="analyte-date"
+        type="date"
+        value={draft.analysisDate}
+        onChange={(e) => onChange({ ...draft, analysisDate: e.target.value })}
+      />
+    </div>
+  );
+}
