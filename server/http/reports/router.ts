@@ -1,7 +1,40 @@
+// GET api/reports/{microbioreport,chemmicrobialreport,chemelisareport,molbioreport}?year=: the
+// monthly positive/negative counts of SPEC section 3, for the desk and the tester of the discipline.
 import Router from '@koa/router';
+import { z } from 'zod';
+import { GROUPS } from '../../domain/catalog.js';
+import { groupOfReportPath, REPORT_PATHS, REPORT_YEAR_MAX, REPORT_YEAR_MIN } from '../../domain/reportShape.js';
+import { monthlyReport } from '../../services/reports.js';
+import { parseInput } from '../../validation.js';
 import type { AppDeps, AppState } from '../context.js';
+import { authorize } from '../guards.js';
 
-export function reportsRouter(_deps: AppDeps): Router<AppState> {
+const ReportQuery = z.object({
+  year: z.coerce
+    .number('must be a year')
+    .int('must be a whole year')
+    .min(REPORT_YEAR_MIN, `must be ${REPORT_YEAR_MIN} or later`)
+    .max(REPORT_YEAR_MAX, `must be ${REPORT_YEAR_MAX} or earlier`)
+    .optional(),
+});
+
+const ReportParams = z.object({
+  report: z.string().transform((path, ctx) => {
+    const group = groupOfReportPath(path);
+    if (!group) ctx.addIssue({ code: 'custom', message: `use one of ${GROUPS.map((g) => REPORT_PATHS[g]).join(', ')}` });
+    return group!;
+  }),
+});
+
+export function reportsRouter(deps: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
+
+  router.get('/api/reports/:report', async (ctx) => {
+    const { report: group } = parseInput(ReportParams, ctx.params);
+    authorize(ctx, 'reports:read', { group });
+    const { year = deps.clock.now().getUTCFullYear() } = parseInput(ReportQuery, ctx.query);
+    ctx.body = await monthlyReport(deps.db, group, year);
+  });
+
   return router;
 }

@@ -1,0 +1,123 @@
+// The receive-and-release desk's calls of SPEC section 7 (pending list, approve, reject, release,
+// control numbers, the for-release and released lists) and the additional-information exchange of
+// DESIGN.md section 5. Staff and admins only, except: testers read the for-release and released
+// lists of their own discipline, and the owning client reads and answers the exchange.
+import { z } from 'zod';
+import { DISCIPLINE_GROUPS, type Group } from '../../domain/catalog.js';
+import { can } from '../../domain/policies.js';
+import { disciplineOf } from '../../domain/roles.js';
+import { conflict, forbidden, notFound } from '../../errors.js';
+import { controlNumberOf, lastApprovedControlNumber, listDeskRequests, listRequestsWithResults } from '../../services/requests/desk.js';
+import { listRequestMessages, MESSAGE_MAX_LENGTH, postRequestMessage } from '../../services/requests/messages.js';
+import { findRequest, withSamples } from '../../services/requests/read.js';
+import { approveRequest, readRequestHead, rejectRequest, releaseRequest, type DeskDeps } from '../../services/requests/transitions.js';
+import { parseInput } from '../../validation.js';
+import type { AppContext, AppDeps, AppRouter } from '../context.js';
+import { authorize, requireUser } from '../guards.js';
+import { authorizeRequestRead, RequestIdParams } from './client.js';
+
+const MessageInput = z.object({
+  body: z.string('must be text').trim().min(1, 'type a message').max(MESSAGE_MAX_LENGTH, `use at most ${MESSAGE_MAX_LENGTH} characters`),
+});
+
+/** SPEC section 7's createresult payload; approval already created the result rows, so it only has to be well-formed. */
+const CreateResultInput = z.object({
+  testerId: z.coerce.number('must be a number').int().positive().max(2_147_483_647).optional(),
+  testerUsername: z.string().max(254).nullish(),
+  microbioTestResults: z.array(z.unknown()).max(0, 'must be empty').optional(),
+  chemElisaTestResults: z.array(z.unknown()).max(0, 'must be empty').optional(),
+  chemMicrobialTestResults: z.array(z.unknown()).max(0, 'must be empty').optional(),
+  molBioTestResults: z.array(z.unknown()).max(0, 'must be empty').optional(),
+});
+
+/** The result groups whose requests the caller may list: every group for the desk, its own for a tester. */
+function listableGroups(ctx: AppContext): readonly Group[] | undefined {
+  const user = requireUser(ctx);
+  if (can(user, 'request:review')) return undefined;
+  const discipline = disciplineOf(user.role);
+  if (!discipline) throw forbidden();
+  return DISCIPLINE_GROUPS[discipline];
+}
+
+export function deskRoutes(router: AppRouter, deps: AppDeps): void {
+  const desk: DeskDeps = { db: deps.db, clock: deps.clock, mailer: deps.mailer, labName: deps.config.labName, logger: deps.logger };
+
+  router.get('/requests/pending', async (ctx) => {
+    authorize(ctx, 'request:review');
+    ctx.body = await listDeskRequests(deps.db, { status: 'PENDING_REVIEW' });
+  });
+
+  router.get('/requests/pendingrequest/:requestId', async (ctx) => {
+    const { requestId } = parseInput(RequestIdParams, ctx.params);
+    authorize(ctx, 'request:review');
+    const request = await findRequest(deps.db, requestId);
+    if (!request) throw notFound(`There is no request ${requestId}.`);
+    [ctx.body] = await withSamples(deps.db, [request]);
+  });
+
+  router.put('/requests/approve/:requestId', async (ctx) => {
+    const { requestId } = parseInput(RequestIdParams, ctx.params);
+    const user = authorize(ctx, 'request:approve');
+    const { controlNumber } = await approveRequest(desk, user, requestId, { ip: ctx.ip });
+    ctx.body = { requestId, requestStatus: 'FOR_TESTING', controlNumber };
+  });
+
+  router.put('/requests/reject/:requestId', async (ctx) => {
+    const { requestId } = parseInput(RequestIdParams, ctx.params);
+    const user = authorize(ctx, 'request:reject');
+    ctx.body = { requestId, ...(await rejectRequest(desk, user, requestId, { ip: ctx.ip })) };
+  });
+
+  router.put('/requests/approveRelease/:requestId', async (ctx) => {
+    const { requestId } = parseInput(RequestIdParams, ctx.params);
+    const user = authorize(ctx, 'request:release');
+    ctx.body = { requestId, ...(await releaseRequest(desk, user, requestId, { ip: ctx.ip })) };
+  });
+
+  // Kept for the spec's call sequence: approval itself created the result rows, so this only confirms.
+  router.post('/createresult/:requestId', async (ctx) => {
+    const { requestId } = parseInput(RequestIdParams, ctx.params);
+    authorize(ctx, 'request:approve');
+    parseInput(CreateResultInput, ctx.request.body ?? {});
+    const head = await readRequestHead(deps.db, requestId);
+    if (!head.controlNumber) throw conflict('The result record is created when the request is approved; approve it first.');
+    ctx.body = { requestId, controlNumber: head.controlNumber, message: 'The result record of this request exists.' };
+  });
+
+  router.get('/requests/ctrlnumber/:requestId', async (ctx) => {
+    const { requestId } = parseInput(RequestIdParams, ctx.params);
+    authorize(ctx, 'request:review');
+    ctx.type = 'text/plain';
+    ctx.body = await controlNumberOf(deps.db, requestId);
+  });
+
+  router.get('/requests/last-approved', async (ctx) => {
+    const user = authorize(ctx, 'request:approve');
+    ctx.type = 'text/plain';
+    ctx.body = await lastApprovedControlNumber(deps.db, user.id);
+  });
+
+  router.get('/requests/for-release', async (ctx) => {
+    const groups = listableGroups(ctx);
+    ctx.body = await listRequestsWithResults(deps.db, { status: 'FOR_RELEASE', groups });
+  });
+
+  router.get('/requests/released', async (ctx) => {
+    const groups = listableGroups(ctx);
+    ctx.body = await listDeskRequests(deps.db, { status: 'RELEASED', groups, order: 'released' });
+  });
+
+  router.get('/requests/messages/:requestId', async (ctx) => {
+    const { requestId } = parseInput(RequestIdParams, ctx.params);
+    await authorizeRequestRead(ctx, deps, requestId);
+    ctx.body = await listRequestMessages(deps.db, requireUser(ctx), requestId);
+  });
+
+  router.post('/requests/messages/:requestId', async (ctx) => {
+    const { requestId } = parseInput(RequestIdParams, ctx.params);
+    await authorizeRequestRead(ctx, deps, requestId);
+    const { body } = parseInput(MessageInput, ctx.request.body ?? {});
+    ctx.status = 201;
+    ctx.body = await postRequestMessage(desk, requireUser(ctx), requestId, body, { ip: ctx.ip });
+  });
+}

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRequests, type ResultSeed } from '../../../fixtures/requests.js';
+import type { User } from '../../../server/services/users.js';
+import type { HttpClient } from '../../helpers/httpClient.js';
+import { startTestApp, type TestApp } from '../../helpers/testApp.js';
+import { databaseKind } from '../../helpers/testDatabase.js';
+
+const done = (value: string, remark: 'positive' | 'negative', analysisDate = '2026-03-10'): ResultSeed => ({ value, remark, analysisDate });
+
+describe(`desk lists (${databaseKind()})`, () => {
+  let app: TestApp;
+  let staff: { user: User; http: HttpClient };
+  let client: User;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    staff = await app.signedIn('staff');
+    client = await app.createUser('client', { classification: 'Meat Dealer' });
+  });
+  afterAll(() => app?.close());
+
+  it('GET requests/pending: pending requests only, oldest first, with classification, families and date', async () => {
+    const [newer, older] = await insertRequests(app.db, [
+      { clientUserId: client.id, tests: ['dog'], submissionDate: '2026-03-05T08:00:00.000Z' },
+      { clientUserId: client.id, tests: ['eColi', 'chloramphenicol'], submissionDate: '2026-03-01T08:00:00.000Z' },
+      { clientUserId: client.id, tests: ['eColi'], status: 'FOR_TESTING' },
+      { clientUserId: client.id, tests: ['eColi'], status: 'REJECTED' },
+    ]);
+    const res = await staff.http.get('/requests/pending');
+    expect(res.status).toBe(200);
+    expect(res.body.map((r: { requestId: number }) => r.requestId)).toEqual([older.requestId, newer.requestId]);
+    expect(res.body[0]).toMatchObject({
+      requestId: older.requestId,
+      clientClassification: 'Meat Dealer',
+      microbio: true,
+      chem: true,
+      molBio: false,
+      submissionDate: '2026-03-01T08:00:00.000Z',
+      requestStatus: 'PENDING_REVIEW',
+    });
+  });
+
+  it('GET requests/pendingrequest/{id}: the request with its flags and samples; 404 when missing', async () => {
+    const [seeded] = await insertRequests(app.db, [
+      { clientUserId: client.id, tests: ['betaLactams', 'cat'], samples: ['Beef loin', 'Pork <belly>'], testingPurpose: 'Export' },
+    ]);
+    const res = await staff.http.get(`/requests/pendingrequest/${seeded.requestId}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      requestId: seeded.requestId,
+      testingPurpose: 'Export',
+      chem: true,
+      microbial: true,
+      elisa: false,
+      betaLactams: true,
+      cat: true,
+      dog: false,
+      tests: ['betaLactams', 'cat'],
+    });
+    expect(res.body.samples.map((s: { sampleTypeDescription: string }) => s.sampleTypeDescription)).toEqual(['Beef loin', 'Pork <belly>']);
+    expect((await staff.http.get('/requests/pendingrequest/987654')).status).toBe(404);
+  });
+
+  describe('GET requests/for-release', () => {
+    let complete: number;
+    let chemPartly: number;
+
+    beforeAll(async () => {
+      const seeded = await insertRequests(app.db, [
+        {
+          clientUserId: client.id,
+          tests: ['eColi', 'betaLactams', 'dog'],
+          samples: ['Beef', 'Pork'],
+          status: 'FOR_RELEASE',
+          result: (position, code) => done(`${code} #${position}`, code === 'dog' ? 'positive' : 'negative'),
+        },
+        {
+          // an ELISA result still missing: chemistry is pending although microbial inhibition is done
+          clientUserId: client.id,
+          tests: ['salmonellaSp', 'tetracyclines', 'chloramphenicol'],
+          status: 'FOR_RELEASE',
+          result: (_p, code) => (code === 'chloramphenicol' ? null : done('ok', 'negative')),
+        },
+        { clientUserId: client.id, tests: ['eColi'], status: 'FOR_TESTING' },
+        { clientUserId: client.id, tests: ['eColi'], status: 'RELEASED' },
+      ]);
+      complete = seeded[0].requestId;
+      chemPartly = seeded[1].requestId;
+    });
+
+    it('lists requests awaiting release with control number, completion per family and results per sample', async () => {
+      const res = await staff.http.get('/requests/for-release');
+      expect(res.status).toBe(200);
+      expect(res.body.map((r: { requestId: number }) => r.requestId)).toEqual([complete, chemPartly]);
+      const [first, second] = res.body;
+      expect(first.controlNumber).toMatch(/^2026-\d{4}$/);
+      expect(first).toMatchObject({ completeMicrobio: true, completeChem: true, completeMolBio: true, microbio: true, chem: true, molBio: true });
+      expect(second).toMatchObject({ completeMicrobio: true, completeChemMicrobial: true, completeChemElisa: false, completeChem: false, completeMolBio: false, molBio: false });
+      // every result, by sample then in catalog order
+      expect(first.results.map((a: { samplePosition: number; testCode: string }) => `${a.samplePosition}:${a.testCode}`)).toEqual([
+        '1:eColi', '1:betaLactams', '1:dog', '2:eColi', '2:betaLactams', '2:dog',
+      ]);
+      expect(first.results[2]).toMatchObject({ value: 'dog #1', remark: 'positive', analysisDate: '2026-03-10', group: 'molBio' });
+      expect(first.samples.map((s: { sampleTypeDescription: string }) => s.sampleTypeDescription)).toEqual(['Beef', 'Pork']);
+    });
+
+    it('gives a tester the requests and results of its own discipline only', async () => {
+      const molbio = await app.signedIn('molbiotester');
+      const res = await molbio.http.get('/requests/for-release');
+      expect(res.body.map((r: { requestId: number }) => r.requestId)).toEqual([complete]);
+      expect(res.body[0].results.map((a: { testCode: string }) => a.testCode)).toEqual(['dog', 'dog']);
+      const chem = await app.signedIn('chemtester');
+      const chemList = (await chem.http.get('/requests/for-release')).body;
+      expect(chemList.map((r: { requestId: number }) => r.requestId)).toEqual([complete, chemPartly]);
+      expect(new Set(chemList[1].results.map((a: { group: string }) => a.group))).toEqual(new Set(['chemMicrobial', 'chemElisa']));
+    });
+
+    it('costs the same number of queries for 2 requests as for 40', async () => {
+      const countQueries = async () => {
+        let n = 0;
+        const onQuery = () => (n += 1);
+        app.db.on('query', onQuery);
+        try {
+          expect((await staff.http.get('/requests/for-release')).status).toBe(200);
+        } finally {
+          app.db.off('query', onQuery);
+        }
+        return n;
+      };
+      const before = await countQueries();
+      await insertRequests(app.db, Array.from({ length: 38 }, () => ({ clientUserId: client.id, tests: ['eColi', 'dog'], status: 'FOR_RELEASE' as const })));
+      expect(await countQueries()).toBe(before);
+    });
+  });
+
+  it('GET requests/released: released requests, last released first, scoped for testers', async () => {
+    const seeded = await insertRequests(app.db, [
+      { clientUserId: client.id, tests: ['eColi'], status: 'RELEASED', submissionDate: '2026-02-01T08:00:00.000Z' },
+      { clientUserId: client.id, tests: ['dog'], status: 'RELEASED', submissionDate: '2026-02-03T08:00:00.000Z' },
+    ]);
+    const ids = seeded.map((s) => s.requestId);
+    const all = (await staff.http.get('/requests/released')).body.map((r: { requestId: number }) => r.requestId);
+    expect(all.filter((id: number) => ids.includes(id))).toEqual([ids[1], ids[0]]);
+    const microbio = await app.signedIn('microbiotester');
+    const mine = (await microbio.http.get('/requests/released')).body.map((r: { requestId: number }) => r.requestId);
+    expect(mine).toContain(ids[0]);
+    expect(mine).not.toContain(ids[1]);
+  });
+});

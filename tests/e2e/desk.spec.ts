@@ -1,0 +1,352 @@
+/**
+ * The receive-and-release desk (SPEC section 2 "Staff screens", DESIGN.md sections 5 and 10): staff
+ * approve a pending request and read its control number, reject one, ask the client for more
+ * information and read the reply, release a complete request, and read the monthly database.
+ * Requests are submitted by the demo client through the API; results are entered by the demo tester
+ * through the API; the report data are put straight into the server's database.
+ */
+import { readFile } from 'node:fs/promises';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from '@playwright/test';
+import { insertRequests, type ResultSeed } from '../../fixtures/requests.js';
+import { buildSubmitPayload } from '../../server/domain/requestPayload.js';
+import type { RequestStatus } from '../../server/domain/requestStatus.js';
+import { signIn, type SignedIn } from './auth.js';
+import { expect, test, type DemoRole, type Lab } from './fixtures.js';
+import { withServerDb } from './serverDb.js';
+
+/** A second browser (its own cookies) signed in as a demo account. */
+async function otherBrowser(browser: Browser, lab: Lab, role: DemoRole): Promise<{ page: Page; user: SignedIn; close: () => Promise<void> }> {
+  const context = await browser.newContext({ baseURL: lab.baseURL });
+  const page = await context.newPage();
+  const user = await signIn(page, lab, lab.demo[role].email, lab.demo[role].password);
+  return { page, user, close: () => context.close() };
+}
+
+/** The demo client submits a request through the API; answers its id and sample ids. */
+async function submitRequest(client: { page: Page; user: SignedIn }, lab: Lab, sample: string, tests: string[]) {
+  const payload = buildSubmitPayload(
+    {
+      representativeName: 'democlient',
+      contactNumber: '639171234567',
+      emailAddress: lab.demo.client.email,
+      companyName: 'Demo Meat Traders Inc.',
+      clientClassification: 'Importer',
+      ltoNumber: 'LTO-2026-001',
+      testingPurpose: 'Local_Trade',
+      otherTestingPurpose: '',
+      sampleCategory: 'Walk-in',
+      lotBatchNo: 'LOT-E2E',
+      sampleSource: 'Cold storage',
+      productionDate: '',
+      expiryDate: '',
+      samplingDate: '',
+      samplerName: 'E2E Sampler',
+      samples: [sample],
+      tests,
+      gramPositiveAst: '',
+      gramNegativeAst: '',
+    },
+    new Date(),
+  );
+  const res = await client.page.request.post(`/requests/submitrequest/${client.user.userId}`, { data: payload });
+  expect(res.status(), await res.text()).toBe(201);
+  const body = (await res.json()) as { requestId: number; samples: { sampleId: number }[] };
+  return { requestId: body.requestId, sampleIds: body.samples.map((s) => s.sampleId) };
+}
+
+/** Runs `work` while the requests in `statuses` are set aside (marked rejected), then puts them back. */
+async function setAside<T>(lab: Lab, statuses: RequestStatus[], work: () => Promise<T>): Promise<T> {
+  const parked = await withServerDb(lab, async (db) => {
+    const rows: { id: number; status: RequestStatus }[] = await db('requests').whereIn('status', statuses).select('id', 'status');
+    if (rows.length) await db('requests').whereIn('id', rows.map((r) => r.id)).update({ status: 'REJECTED' });
+    return rows;
+  });
+  try {
+    return await work();
+  } finally {
+    await withServerDb(lab, async (db) => {
+      for (const status of statuses) {
+        const ids = parked.filter((r) => r.status === status).map((r) => r.id);
+        if (ids.length) await db('requests').whereIn('id', ids).update({ status });
+      }
+    });
+  }
+}
+
+/** Records every dialog's message and accepts it (confirmations and alerts). */
+function recordDialogs(page: Page): string[] {
+  const messages: string[] = [];
+  page.on('dialog', (dialog) => {
+    messages.push(dialog.message());
+    void dialog.accept();
+  });
+  return messages;
+}
+
+async function expectNoSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).include('main').analyze();
+  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`)).toEqual([]);
+}
+
+async function expectNoHorizontalScroll(page: Page) {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth, 'page is wider than the viewport').toBeLessThanOrEqual(clientWidth);
+}
+
+/** Opens the pending list from the staff home and the request's details by its row. */
+async function openPendingRequest(page: Page, staff: SignedIn, requestId: number) {
+  await page.goto(`/home/staff/${staff.userId}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome to the Receive and Release Portal, Staff!' })).toBeVisible();
+  await page.getByRole('link', { name: 'Pending Requests', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Pending Requests' })).toBeVisible();
+  for (const header of ['Client Classification', 'Tests Selected', 'Submission Date']) {
+    await expect(page.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
+  }
+  const link = page.locator(`a[href="/request-details/${staff.userId}/${requestId}"]`);
+  await expect(link.locator('xpath=ancestor::tr')).toContainText('Microbiological, Chemical, Molecular Biology');
+  await link.click();
+  await expect(page).toHaveURL(`/request-details/${staff.userId}/${requestId}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Request Details' })).toBeVisible();
+}
+
+test.describe('receive-and-release desk', () => {
+  test('staff approve a pending request and read its control number; the client is e-mailed', async ({ page, lab, browser }) => {
+    const client = await otherBrowser(browser, lab, 'client');
+    const { requestId } = await submitRequest(client, lab, 'Approve me: beef loin', ['eColi', 'betaLactams', 'dog']);
+    const dialogs = recordDialogs(page);
+    const staff = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+
+    await openPendingRequest(page, staff, requestId);
+    await expect(page.getByText('Press the back arrow to go the pending requests page!')).toBeVisible();
+    await expect(page.getByText('Approve me: beef loin')).toBeVisible();
+    await expect(page.getByText('E. Coli', { exact: true })).toBeVisible();
+    await expect(page.getByText('Beta-lactams', { exact: true })).toBeVisible();
+    await expectNoSeriousAxeViolations(page);
+
+    const mark = lab.mailbox.mark();
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(page).toHaveURL(`/request-control-number/${staff.userId}/${requestId}`);
+    const value = page.locator('.control-number-value');
+    await expect(page.getByText('Control Number:')).toBeVisible();
+    await expect(value).toHaveText(/^\d{4}-\d{4}$/);
+    const controlNumber = (await value.textContent())!;
+    expect(dialogs).toEqual([]);
+
+    const mail = await lab.mailbox.waitFor(lab.demo.client.email, (m) => m.text.includes(`Control Number: ${controlNumber}`), { after: mark });
+    expect(mail.subject).toContain('approved');
+
+    await page.getByRole('button', { name: 'Done', exact: true }).click();
+    await expect(page).toHaveURL(`/home/staff/${staff.userId}`);
+    // /approved shows the request this staff member approved last
+    await page.goto(`/approved/${staff.userId}`);
+    await expect(page.locator('.control-number-value')).toHaveText(controlNumber);
+
+    // no longer in the pending list
+    await page.goto(`/pending-requests/${staff.userId}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Pending Requests' })).toBeVisible();
+    await expect(page.locator(`a[href="/request-details/${staff.userId}/${requestId}"]`)).toHaveCount(0);
+    await client.close();
+  });
+
+  test('staff reject a pending request from its details', async ({ page, lab, browser }) => {
+    const client = await otherBrowser(browser, lab, 'client');
+    const { requestId } = await submitRequest(client, lab, 'Reject me: pork', ['standardPlateCount', 'chloramphenicol', 'cat']);
+    const dialogs = recordDialogs(page);
+    const staff = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+    await openPendingRequest(page, staff, requestId);
+
+    const mark = lab.mailbox.mark();
+    await page.getByRole('button', { name: 'Reject', exact: true }).click();
+    await expect.poll(() => dialogs).toEqual(['Request rejected successfully!']);
+    await expect(page).toHaveURL(`/home/staff/${staff.userId}`);
+    await lab.mailbox.waitFor(lab.demo.client.email, (m) => m.subject.includes('rejected'), { after: mark });
+
+    // the client's track list shows it rejected
+    const track = await client.page.request.get(`/requests/clientrequest/${client.user.userId}`);
+    const rows = (await track.json()) as { requestId: number; requestStatus: string }[];
+    expect(rows.find((r) => r.requestId === requestId)?.requestStatus).toBe('REJECTED');
+    await client.close();
+
+    // a rejected request has no control number: the screen says so in its place
+    await page.goto(`/request-control-number/${staff.userId}/${requestId}`);
+    await expect(page.locator('.control-number')).toHaveText(`Control Number: Request ${requestId} has no control number yet: it has not been approved.`);
+  });
+
+  test('staff ask for more information; the client reads it on its review page and replies; staff read the reply', async ({ page, lab, browser }) => {
+    const client = await otherBrowser(browser, lab, 'client');
+    const { requestId } = await submitRequest(client, lab, 'Which sample is this?', ['salmonellaSp', 'tetracyclines', 'goat']);
+    const staff = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+    await openPendingRequest(page, staff, requestId);
+
+    await page.getByRole('link', { name: 'Request Additional Information' }).click();
+    await expect(page).toHaveURL(`/request-additional-info/${staff.userId}/${requestId}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Request Additional Information' })).toBeVisible();
+    await expect(page.getByText('Type your comments down below')).toBeVisible();
+    const question = 'Was the sample <kept> frozen during transport?';
+    const mark = lab.mailbox.mark();
+    await page.getByPlaceholder('Enter additional information').fill(question);
+    await page.getByRole('button', { name: 'Done', exact: true }).click();
+    await expect(page).toHaveURL(`/home/staff/${staff.userId}`);
+    const mail = await lab.mailbox.waitFor(lab.demo.client.email, (m) => m.subject.includes('additional information'), { after: mark });
+    expect(mail.text).toContain(question);
+
+    // the client answers on its review page
+    await client.page.goto(`/request-review/${client.user.userId}/${requestId}`);
+    const exchange = client.page.getByRole('region', { name: 'Additional Information' });
+    await expect(exchange.getByText(question, { exact: true })).toBeVisible();
+    await exchange.getByLabel('Your reply').fill('It was kept at 2 °C, never frozen.');
+    await exchange.getByRole('button', { name: 'Send Reply' }).click();
+    await expect(exchange.getByRole('status')).toHaveText('Your reply has been sent.');
+    await expect(exchange.getByText('It was kept at 2 °C, never frozen.', { exact: true })).toBeVisible();
+
+    // staff read the reply on the request details, without a reply box of their own
+    await openPendingRequest(page, staff, requestId);
+    const details = page.getByRole('region', { name: 'Additional Information' });
+    await expect(details.getByText(question, { exact: true })).toBeVisible();
+    await expect(details.getByText('It was kept at 2 °C, never frozen.', { exact: true })).toBeVisible();
+    await expect(details.getByRole('button', { name: 'Send Reply' })).toHaveCount(0);
+    await client.close();
+  });
+
+  test('staff release a complete request and reject another from For Release', async ({ page, lab, browser }) => {
+    const client = await otherBrowser(browser, lab, 'client');
+    const { requestId, sampleIds } = await submitRequest(client, lab, 'Release me: chicken', ['eColi', 'salmonellaSp']);
+    const dialogs = recordDialogs(page);
+    const staff = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+    const approved = await page.request.put(`/requests/approve/${requestId}`);
+    expect(approved.status()).toBe(200);
+    const { controlNumber } = (await approved.json()) as { controlNumber: string };
+
+    // the microbiology tester enters both results: the request is complete and awaits release
+    const tester = await otherBrowser(browser, lab, 'microbiotester');
+    const saved = await tester.page.request.put(`/microbioTestResults/${sampleIds[0]}`, {
+      data: {
+        eColi: '12 cfu/g', eColiRemarks: 'positive', eColiAnalysisDate: '2026-03-10',
+        salmonellaSp: 'Not detected', salmonellaSpRemarks: 'negative', salmonellaSpAnalysisDate: '2026-03-11',
+      },
+    });
+    expect(saved.status(), await saved.text()).toBe(200);
+    await tester.close();
+
+    // and a second request awaiting release, to be rejected
+    const [other] = await withServerDb(lab, async (db) => {
+      const owner = await db('users').where('email', lab.demo.client.email).first('id');
+      return insertRequests(db, [{ clientUserId: Number(owner.id), tests: ['dog'], status: 'FOR_RELEASE' }]);
+    });
+
+    await page.goto(`/home/staff/${staff.userId}`);
+    await page.getByRole('link', { name: 'For Release', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'For Release' })).toBeVisible();
+    const item = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Control Number ${controlNumber}` }) });
+    await expect(item.getByText('Microbiological')).toBeVisible();
+    await expect(item.getByText('Completed')).toBeVisible();
+
+    const toggle = item.getByRole('button', { name: `Control Number ${controlNumber}` });
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(item.getByRole('heading', { name: 'Sample 1: Release me: chicken' })).toBeVisible();
+    const eColiRow = item.getByRole('row', { name: /E\.Coli/ });
+    await expect(eColiRow).toContainText('12 cfu/g');
+    await expect(eColiRow.getByText('Positive')).toHaveCSS('background-color', 'rgb(43, 193, 146)');
+    await expect(item.getByRole('row', { name: /Salmonella/ }).getByText('Negative')).toHaveCSS('background-color', 'rgb(232, 85, 87)');
+    await expectNoSeriousAxeViolations(page);
+
+    const mark = lab.mailbox.mark();
+    await item.getByRole('button', { name: 'Release', exact: true }).click();
+    await expect.poll(() => dialogs).toEqual([`Release the results of ${controlNumber} to the client?`, 'Request released successfully']);
+    await expect(page.getByRole('button', { name: `Control Number ${controlNumber}` })).toHaveCount(0);
+    await lab.mailbox.waitFor(lab.demo.client.email, (m) => m.subject.includes(`results released for ${controlNumber}`), { after: mark });
+
+    const otherItem = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Control Number ${other.controlNumber}` }) });
+    await otherItem.getByRole('button', { name: 'Reject', exact: true }).click();
+    await expect.poll(() => dialogs.slice(2)).toEqual([`Reject ${other.controlNumber}? The client will be told.`, 'Request has been rejected']);
+    await expect(page.getByRole('button', { name: `Control Number ${other.controlNumber}` })).toHaveCount(0);
+    await client.close();
+  });
+
+  test('the database shows the monthly counts of the chosen year and downloads a table as CSV', async ({ page, lab }) => {
+    // 2021: a year no other test writes results in
+    const result = (remark: 'positive' | 'negative', analysisDate: string): ResultSeed => ({ value: 'seen', remark, analysisDate });
+    await withServerDb(lab, async (db) => {
+      const owner = await db('users').where('email', lab.demo.client.email).first('id');
+      await insertRequests(db, [
+        {
+          clientUserId: Number(owner.id),
+          tests: ['eColi', 'dog'],
+          samples: ['A', 'B', 'C'],
+          status: 'RELEASED',
+          submissionDate: '2021-02-01T08:00:00.000Z',
+          result: (p, code) => (code === 'eColi' ? result(p === 3 ? 'negative' : 'positive', '2021-02-15') : result('negative', '2021-05-03')),
+        },
+      ]);
+    });
+    const staff = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+    await page.goto(`/home/staff/${staff.userId}`);
+    await page.getByRole('link', { name: 'Database', exact: true }).click();
+    await expect(page).toHaveURL(`/receive-release-database/${staff.userId}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Database' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2 })).toHaveText(['Microbiology', 'Chemical Microbial Inhibition', 'Chemical ELISA', 'Molecular Biology']);
+
+    await page.getByLabel('Year').selectOption('2021');
+    const microbio = page.getByRole('region', { name: 'Microbiology, 2021' });
+    await expect(microbio.getByRole('columnheader', { name: 'Month' })).toBeVisible();
+    await expect(microbio.getByRole('columnheader', { name: 'E.Coli', exact: true })).toBeVisible();
+    await expect(microbio.getByRole('row')).toHaveCount(2 + 12);
+    const february = microbio.getByRole('row', { name: /^2021-02/ });
+    // E.Coli is the fifth test: its Positive and Negative cells are the 9th and 10th
+    await expect(february.getByRole('cell').nth(8)).toHaveText('2');
+    await expect(february.getByRole('cell').nth(9)).toHaveText('1');
+    await expect(february.getByRole('cell').last()).toHaveText('2 / 1');
+    await expect(microbio.getByRole('row', { name: /^2021-01/ }).getByRole('cell').last()).toHaveText('0 / 0');
+    const molbio = page.getByRole('region', { name: 'Molecular Biology, 2021' });
+    await expect(molbio.getByRole('row', { name: /^2021-05/ }).getByRole('cell').last()).toHaveText('0 / 3');
+    await expect(page.getByRole('img', { name: 'Microbiology: positive and negative results per month, 2021' })).toBeVisible();
+    await expectNoSeriousAxeViolations(page);
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download Molecular Biology CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('molbioreport-2021.csv');
+    const csv = (await readFile(await file.path())).toString('utf8').split('\r\n');
+    expect(csv[0]).toBe('Month,Dog Positive,Dog Negative,Cat Positive,Cat Negative,Chicken Positive,Chicken Negative,Buffalo Positive,Buffalo Negative,Cattle Positive,Cattle Negative,Horse Positive,Horse Negative,Goat Positive,Goat Negative,Sheep Positive,Sheep Negative,Swine Positive,Swine Negative,Total Positive,Total Negative');
+    expect(csv[5]).toBe(`2021-05,0,3,${Array(16).fill(0).join(',')},0,3`);
+
+    // another year shows zeros again
+    await page.getByLabel('Year').selectOption('2020');
+    await expect(page.getByRole('region', { name: 'Microbiology, 2020' }).getByRole('row', { name: /^2020-02/ }).getByRole('cell').last()).toHaveText('0 / 0');
+
+    await page.setViewportSize({ width: 360, height: 740 });
+    await expectNoHorizontalScroll(page);
+  });
+
+  test('phone width: the pending list and a request fit the screen', async ({ page, lab, browser }) => {
+    const client = await otherBrowser(browser, lab, 'client');
+    const { requestId } = await submitRequest(client, lab, 'Narrow screen sample with a rather long description', ['eColi', 'betaLactams', 'dog']);
+    await client.close();
+    const staff = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+    await page.setViewportSize({ width: 360, height: 740 });
+    await openPendingRequest(page, staff, requestId);
+    await expectNoHorizontalScroll(page);
+    await page.goto(`/pending-requests/${staff.userId}`);
+    await expect(page.getByRole('columnheader', { name: 'Tests Selected' })).toBeVisible();
+    await expectNoHorizontalScroll(page);
+    // keyboard: the row's link opens the request
+    await page.locator(`a[href="/request-details/${staff.userId}/${requestId}"]`).focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(`/request-details/${staff.userId}/${requestId}`);
+  });
+
+  test('empty lists say so', async ({ page, lab }) => {
+    const staff = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+    await setAside(lab, ['PENDING_REVIEW', 'FOR_RELEASE'], async () => {
+      await page.goto(`/pending-requests/${staff.userId}`);
+      await expect(page.getByText('There are no pending requests as of the moment.')).toBeVisible();
+      await page.goto(`/for-release/${staff.userId}`);
+      await expect(page.getByText('There are no requests for release at the moment.')).toBeVisible();
+    });
+  });
+});

@@ -1,0 +1,8 @@
+/** GET api/reports/{microbioreport,chemmicrobialreport,chemelisareport,molbioreport}?year= (SPEC section 7). */
+import type { Group } from '../../server/domain/catalog.js';
+import { REPORT_PATHS, type GroupReport } from '../../server/domain/reportShape.js';
+import { getJson, withQuery } from './http.js';
+
+export function getReport(group: Group, year: number, signal?: AbortSignal): Promise<GroupReport> {
+  return getJson<GroupReport>(withQuery(`/api/reports/${REPORT_PATHS[group]}`, { year }), signal);
+}

@@ -1,0 +1,75 @@
+import { useId } from 'react';
+import { analytesOfGroup, type Group } from '../../../server/domain/catalog.js';
+import { countsOf, monthTotal, reportMonths, REPORT_TITLES, type GroupReport } from '../../../server/domain/reportShape.js';
+
+export interface ReportTableProps {
+  group: Group;
+  report: GroupReport;
+  /** Caption; default the group's report title ('Microbiology', 'Chemical ELISA', ...). */
+  title?: string;
+}
+
+/**
+ * One report table: a Month column, a Positive and a Negative column under each test, and the
+ * month's Total as 'positive / negative'. Scrolls sideways inside its own (focusable) box.
+ */
+export function ReportTable({ group, report, title = REPORT_TITLES[group] }: ReportTableProps) {
+  const id = useId();
+  const analytes = analytesOfGroup(group);
+  return (
+    <div className="table-wrap report-table" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
+      <table>
+        <caption id={`${id}-caption`}>{title}</caption>
+        <thead>
+          <tr>
+            <th scope="col" rowSpan={2}>
+              Month
+            </th>
+            {analytes.map((a) => (
+              <th key={a.code} scope="colgroup" colSpan={2} className="report-test">
+                {a.label}
+              </th>
+            ))}
+            <th scope="col" rowSpan={2}>
+              Total
+            </th>
+          </tr>
+          <tr>
+            {analytes.map((a) => [
+              <th key={`${a.code}-p`} scope="col" className="report-sub">
+                Positive
+              </th>,
+              <th key={`${a.code}-n`} scope="col" className="report-sub">
+                Negative
+              </th>,
+            ])}
+          </tr>
+        </thead>
+        <tbody>
+          {reportMonths(report).map((month) => {
+            const total = monthTotal(report, group, month);
+            return (
+              <tr key={month}>
+                <th scope="row">{month}</th>
+                {analytes.map((a) => {
+                  const c = countsOf(report, a, month);
+                  return [
+                    <td key={`${a.code}-p`} className="number">
+                      {c.positive}
+                    </td>,
+                    <td key={`${a.code}-n`} className="number">
+                      {c.negative}
+                    </td>,
+                  ];
+                })}
+                <td className="number report-total">
+                  {total.positive} / {total.negative}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
