@@ -13,8 +13,11 @@ export type Action =
   | 'request:ask-info'
   | 'request:reply'
   | 'results:read'
+  | 'results:read-request'
+  | 'results:list-for-testing'
   | 'results:write'
   | 'reports:read'
+  | 'profile:read'
   | 'users:manage';
 
 export interface Actor {
@@ -27,6 +30,9 @@ export interface Resource {
   clientUserId?: number;
   /** Result group concerned (results and reports). */
   group?: Group;
+  /** Result groups of the request concerned, and its status (a request's combined result). */
+  groups?: readonly Group[];
+  requestStatus?: string;
 }
 
 const DESK: readonly Role[] = ['staff', 'admin'];
@@ -49,8 +55,13 @@ const RULES: Record<Action, (actor: Actor, r: Resource) => boolean> = {
   'request:ask-info': (a) => DESK.includes(a.role),
   'request:reply': (a, r) => ownsIt(a, r),
   'results:read': (a, r) => DESK.includes(a.role) || testsGroup(a.role, r.group),
+  // A request's combined result: the desk, its testers, and its client once released.
+  'results:read-request': (a, r) =>
+    DESK.includes(a.role) || (ownsIt(a, r) && r.requestStatus === 'RELEASED') || (r.groups ?? []).some((g) => testsGroup(a.role, g)),
+  'results:list-for-testing': (a) => DESK.includes(a.role) || disciplineOf(a.role) !== null,
   'results:write': (a, r) => testsGroup(a.role, r.group),
   'reports:read': (a, r) => DESK.includes(a.role) || testsGroup(a.role, r.group),
+  'profile:read': (a, r) => DESK.includes(a.role) || ownsIt(a, r),
   'users:manage': (a) => a.role === 'admin',
 };
 

@@ -77,3 +77,13 @@ export async function lastCodeSentAt(db: Knex | Knex.Transaction, userId: number
   const row = await db('one_time_codes').where({ user_id: userId, purpose }).orderBy('id', 'desc').first('created_at');
   return row?.created_at;
 }
+
+/** Whether an unused, unexpired code of the purpose is waiting (e.g. a login between password and code). */
+export async function hasOpenCode(db: Knex | Knex.Transaction, clock: Clock, userId: number, purpose: CodePurpose): Promise<boolean> {
+  const open = await db('one_time_codes')
+    .where({ user_id: userId, purpose })
+    .whereNull('consumed_at')
+    .where('expires_at', '>', clock.now().toISOString())
+    .first('id');
+  return Boolean(open);
+}

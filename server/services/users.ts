@@ -91,7 +91,9 @@ export async function createUser(trx: Knex | Knex.Transaction, clock: Clock, inp
     updated_at: now,
   };
   try {
-    const [inserted] = await trx('users').insert(row).returning('id');
+    // In a savepoint: on PostgreSQL a failed statement aborts the enclosing transaction, and the
+    // lookup below must still run in it to say which value is taken.
+    const [inserted] = await trx.transaction((sp) => sp('users').insert(row).returning('id'));
     const id = typeof inserted === 'object' ? inserted.id : inserted;
     return toUser({ ...row, id: Number(id) });
   } catch (err) {

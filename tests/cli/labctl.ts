@@ -14,11 +14,12 @@ export function tempDataDir(): string {
 export async function labctl(args: string[], dataDir: string, options: Options = {}): Promise<{ stdout: string; stderr: string; exitCode: number }> {
   const result = await execa('node', [LABCTL, ...args], {
     reject: false,
-    env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', SMTP_URL: '', ...(options.env ?? {}) },
     extendEnv: true,
     stdin: 'ignore',
     timeout: 60_000,
     ...options,
+    // After the spread, so extra variables in options.env keep the data directory and defaults.
+    env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', SMTP_URL: '', ...(options.env ?? {}) },
   });
   return { stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? ''), exitCode: result.exitCode ?? 1 };
 }

@@ -4,21 +4,24 @@ import { inputOf, requireUser } from '../guards.js';
 import { SESSION_COOKIE, sessionPolicy } from '../middleware/session.js';
 import { parseInput } from '../../validation.js';
 import { completeLogin, startLogin } from '../../services/accounts/login.js';
+import { accountDeps } from '../../services/accounts/codes.js';
+import { LIMITS, limited } from '../../services/rateLimits.js';
 import { createSession, endSession } from '../../services/sessions.js';
 import { LoginInput, VerifyOtpInput } from './schemas.js';
+import { attemptOf } from './shared.js';
 
 export function sessionRoutes(router: AppRouter, deps: AppDeps): void {
-  const loginDeps = { db: deps.db, clock: deps.clock, mailer: deps.mailer, labName: deps.config.labName };
+  const accounts = accountDeps(deps);
 
   router.post('/login', async (ctx) => {
     const input = parseInput(LoginInput, inputOf(ctx));
-    await startLogin(loginDeps, input.identifier, input.password);
+    await limited(deps, LIMITS.login, attemptOf(ctx, input.identifier), () => startLogin(accounts, input.identifier, input.password));
     ctx.body = { message: 'A login code has been sent to your e-mail address.' };
   });
 
   router.post('/verify-otp', async (ctx) => {
     const input = parseInput(VerifyOtpInput, inputOf(ctx));
-    const user = await completeLogin(loginDeps, input.username, input.otp);
+    const user = await limited(deps, LIMITS.codeCheck, attemptOf(ctx, input.username), () => completeLogin(accounts, input.username, input.otp));
     const session = await createSession(deps.db, deps.clock, sessionPolicy(deps), user.id);
     ctx.cookies.set(SESSION_COOKIE, session.token, {
       httpOnly: true,

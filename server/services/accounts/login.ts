@@ -1,38 +1,27 @@
 // Two-step login (DESIGN.md section 7): password, then a 6-digit code sent by e-mail.
-import type { Knex } from 'knex';
-import type { Clock } from '../../clock.js';
 import { unauthorized } from '../../errors.js';
-import { codeMail } from '../../mail/templates.js';
-import type { Mailer } from '../../mail/mailer.js';
-import { consumeCode, issueCode } from '../oneTimeCodes.js';
+import { consumeCode } from '../oneTimeCodes.js';
 import { hashPassword, verifyPassword } from '../secrets.js';
 import { findUserByIdentifier, type User } from '../users.js';
+import { sendCode, type AccountDeps } from './codes.js';
 
 export const LOGIN_REFUSED = 'Your password is incorrect or this account does not exist.';
 export const VERIFICATION_REFUSED = 'Unsuccessful verification.';
-
-interface LoginDeps {
-  db: Knex;
-  clock: Clock;
-  mailer: Mailer;
-  labName: string;
-}
 
 // Verifying against a throwaway hash keeps the answer time the same for unknown accounts.
 const dummyHash = hashPassword('not-a-real-password');
 
 /** Checks the password and e-mails a login code. Refuses unknown, unverified and inactive accounts alike. */
-export async function startLogin(deps: LoginDeps, identifier: string, password: string): Promise<User> {
+export async function startLogin(deps: AccountDeps, identifier: string, password: string): Promise<User> {
   const user = await findUserByIdentifier(deps.db, identifier);
   const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
   if (!user || !passwordOk || user.deletionStatus !== 'ACTIVE' || !user.emailVerifiedAt) throw unauthorized(LOGIN_REFUSED);
-  const code = await issueCode(deps.db, deps.clock, user.id, 'login');
-  await deps.mailer.send(codeMail('login', user.email, code, deps.labName));
+  await sendCode(deps, user, 'login');
   return user;
 }
 
 /** Checks the login code; the caller then opens a session for the returned user. */
-export async function completeLogin(deps: Pick<LoginDeps, 'db' | 'clock'>, identifier: string, otp: string): Promise<User> {
+export async function completeLogin(deps: Pick<AccountDeps, 'db' | 'clock'>, identifier: string, otp: string): Promise<User> {
   const user = await findUserByIdentifier(deps.db, identifier);
   if (!user || user.deletionStatus !== 'ACTIVE') throw unauthorized(VERIFICATION_REFUSED);
   const check = await consumeCode(deps.db, deps.clock, user.id, 'login', otp);

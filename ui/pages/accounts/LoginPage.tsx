@@ -2,12 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { isApiError } from '../../api/http.js';
 import { login, tfaPath } from '../../api/session.js';
+import { refusalText } from '../../components/accounts/refusal.js';
 import { NavButton } from '../../components/NavButton.js';
 import { Page } from '../../components/Page.js';
 import { PasswordField } from '../../components/PasswordField.js';
 import { TextField } from '../../components/TextField.js';
 
-/** /login (and every unknown path): e-mail + password, then the login code screen. */
+/** /login (and every unknown path): e-mail (or username) + password, then the login code screen. */
 export function LoginPage() {
   const navigate = useNavigate();
   const [identifier, setIdentifier] = useState('');
@@ -25,7 +26,7 @@ export function LoginPage() {
       setBusy(false);
       alert(
         isApiError(error)
-          ? 'Your password is incorrect or this account does not exist.'
+          ? refusalText(error, 'Your password is incorrect or this account does not exist.')
           : 'An error occurred during login. Please try again.',
       );
       return;
@@ -44,6 +45,7 @@ export function LoginPage() {
           autoCapitalize="none"
           spellCheck={false}
           required
+          hint="You can also use your username."
           value={identifier}
           onValueChange={setIdentifier}
         />

@@ -1,18 +1,165 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  CLIENT_CLASSIFICATIONS,
+  CONTACT_NUMBER_LENGTH,
+  CONTACT_PLACEHOLDER,
+  LTO_MAX,
+  MIDDLE_INITIAL_MAX,
+  OTHER_CLASSIFICATION,
+  REGISTRATION_INCOMPLETE,
+  formatContactNumber,
+  normalizeLto,
+  registrationComplete,
+  registrationPayload,
+  type RegistrationForm,
+} from '../../../server/domain/accountRules.js';
+import { registerClient } from '../../api/accounts.js';
+import { serverMessage } from '../../components/accounts/refusal.js';
+import { SelectField } from '../../components/accounts/SelectField.js';
 import { NavButton } from '../../components/NavButton.js';
 import { Page } from '../../components/Page.js';
+import { PasswordField } from '../../components/PasswordField.js';
+import { TextField } from '../../components/TextField.js';
+import type { TfaVerifyState } from './TfaVerifyPage.js';
 
-/** /register: client registration form. (Placeholder.) */
+const EMPTY_FORM: RegistrationForm = {
+  username: '',
+  firstName: '',
+  middleName: '',
+  lastName: '',
+  contactNumber: '',
+  email: '',
+  password: '',
+  companyName: '',
+  ltoNo: '',
+  classification: '',
+  otherClassification: '',
+};
+
+/** /register: the client registration form of SPEC sections 3 and 5; then the code on /tfaverify. */
 export function RegisterPage() {
+  const navigate = useNavigate();
+  const [form, setForm] = useState(EMPTY_FORM);
+  const [busy, setBusy] = useState(false);
+  const set = (field: keyof RegistrationForm) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    if (!registrationComplete(form)) {
+      alert(REGISTRATION_INCOMPLETE);
+      return;
+    }
+    setBusy(true);
+    try {
+      const registered = await registerClient(registrationPayload(form));
+      navigate('/tfaverify', { state: { email: registered.email } satisfies TfaVerifyState });
+    } catch (error) {
+      setBusy(false);
+      alert(serverMessage(error) ?? 'Registration failed.');
+    }
+  }
+
   return (
     <Page title="Register" note="Create a client account to submit testing requests." width="medium">
-      <div className="form-links">
-        <NavButton to="/login" variant="link">
-          Back To Log In
-        </NavButton>
-        <NavButton to="/forget" variant="link">
-          Forget Password?
-        </NavButton>
-      </div>
+      {/* noValidate: the spec's own alert names what is missing, not the browser's bubbles. */}
+      <form className="form" onSubmit={onSubmit} aria-busy={busy} noValidate>
+        <fieldset className="form">
+          <legend>Your details</legend>
+          <TextField
+            label="Username"
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            hint="Optional. You can log in with it instead of your e-mail."
+            value={form.username}
+            onValueChange={set('username')}
+          />
+          <TextField label="First Name" name="firstName" autoComplete="given-name" aria-required value={form.firstName} onValueChange={set('firstName')} />
+          <TextField
+            label="Middle Initial"
+            name="middleName"
+            autoComplete="additional-name"
+            maxLength={MIDDLE_INITIAL_MAX}
+            hint="Optional."
+            value={form.middleName}
+            onValueChange={(v) => set('middleName')(v.slice(0, MIDDLE_INITIAL_MAX))}
+          />
+          <TextField label="Last Name" name="lastName" autoComplete="family-name" aria-required value={form.lastName} onValueChange={set('lastName')} />
+          <TextField
+            label="Contact Number"
+            name="contactNumber"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            aria-required
+            placeholder={CONTACT_PLACEHOLDER}
+            maxLength={CONTACT_NUMBER_LENGTH}
+            hint="Mobile or landline; shown as (+63) XXX XXX XXXX."
+            value={form.contactNumber}
+            onValueChange={(v) => set('contactNumber')(formatContactNumber(v))}
+          />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            aria-required
+            value={form.email}
+            onValueChange={set('email')}
+          />
+          <PasswordField label="Password" name="password" autoComplete="new-password" aria-required value={form.password} onValueChange={set('password')} />
+        </fieldset>
+
+        <fieldset className="form">
+          <legend>Company</legend>
+          <TextField label="Company Name" name="companyName" autoComplete="organization" aria-required value={form.companyName} onValueChange={set('companyName')} />
+          <TextField
+            label="LTO Number"
+            name="ltoNo"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={LTO_MAX}
+            aria-required
+            value={form.ltoNo}
+            onValueChange={(v) => set('ltoNo')(normalizeLto(v))}
+          />
+          <SelectField
+            label="Client Classification"
+            name="classification"
+            aria-required
+            options={CLIENT_CLASSIFICATIONS}
+            placeholder="Select a classification"
+            value={form.classification}
+            onValueChange={set('classification')}
+          />
+          {form.classification === OTHER_CLASSIFICATION && (
+            <TextField
+              label="Specify Classification"
+              name="otherClassification"
+              aria-required
+              value={form.otherClassification}
+              onValueChange={set('otherClassification')}
+            />
+          )}
+        </fieldset>
+
+        <button type="submit" className="button button-primary button-block" disabled={busy}>
+          {busy ? 'Registering...' : 'Register'}
+        </button>
+        <div className="form-links">
+          <NavButton to="/login" variant="link">
+            Back To Log In
+          </NavButton>
+          <NavButton to="/forget" variant="link">
+            Forget Password?
+          </NavButton>
+        </div>
+      </form>
     </Page>
   );
 }

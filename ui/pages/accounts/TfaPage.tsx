@@ -2,9 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { homePath, parseRole } from '../../../server/domain/roles.js';
 import { verifyLoginCode } from '../../api/session.js';
+import { CodeField } from '../../components/accounts/CodeField.js';
+import { refusalText } from '../../components/accounts/refusal.js';
+import { ResendCode } from '../../components/accounts/ResendCode.js';
 import { NavButton } from '../../components/NavButton.js';
 import { Page } from '../../components/Page.js';
-import { TextField } from '../../components/TextField.js';
 import { STORAGE_KEYS, useSession } from '../../session.js';
 
 /** /tfa/{username}: the e-mailed login code; on success the user's home. */
@@ -22,9 +24,9 @@ export function TfaPage() {
     let answer: string;
     try {
       answer = await verifyLoginCode(username, code.trim());
-    } catch {
+    } catch (error) {
       setBusy(false);
-      alert('Unsuccessful verification.');
+      alert(refusalText(error, 'Unsuccessful verification.'));
       return;
     }
     localStorage.setItem(STORAGE_KEYS.responseData, answer);
@@ -50,19 +52,11 @@ export function TfaPage() {
         <p className="muted">
           Signing in as <strong className="break-anywhere">{username}</strong>
         </p>
-        <TextField
-          label="Login code"
-          name="otp"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]*"
-          required
-          value={code}
-          onValueChange={(v) => setCode(v.replace(/\D/g, '').slice(0, 6))}
-        />
+        <CodeField label="Login code" value={code} onValueChange={setCode} />
         <button type="submit" className="button button-primary button-block" disabled={busy}>
           {busy ? 'Loading...' : 'Log In'}
         </button>
+        <ResendCode kind="login" identifier={username} />
         <div className="form-links">
           <NavButton to="/login" variant="link">
             Back To Log In

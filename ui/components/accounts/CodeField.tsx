@@ -1,0 +1,25 @@
+import { TextField } from '../TextField.js';
+
+export interface CodeFieldProps {
+  label: string;
+  value: string;
+  onValueChange: (value: string) => void;
+}
+
+/** A 6-digit e-mailed code: digits only, offered by the browser's one-time-code autofill. */
+export function CodeField({ label, value, onValueChange }: CodeFieldProps) {
+  return (
+    <TextField
+      label={label}
+      name="otp"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      pattern="[0-9]{6}"
+      maxLength={6}
+      required
+      hint="The 6-digit code from the e-mail we sent you. It is valid for 10 minutes."
+      value={value}
+      onValueChange={(v) => onValueChange(v.replace(/\D/g, '').slice(0, 6))}
+    />
+  );
+}
