@@ -85,6 +85,13 @@ export function findAnalyte(code: string): Analyte | undefined {
   return byCode.get(code);
 }
 
+const catalogIndex = new Map(ANALYTES.map((a, i) => [a.code, i]));
+
+/** Where a test stands in the catalog (unknown codes last): sort by it to list tests as every screen does. */
+export function catalogOrder(code: string): number {
+  return catalogIndex.get(code) ?? ANALYTES.length;
+}
+
 export function analytesOfGroup(group: Group): Analyte[] {
   return ANALYTES.filter((a) => a.group === group);
 }

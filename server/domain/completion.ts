@@ -3,6 +3,7 @@
 // the desk lists and the screens agree on what "Completed" means.
 import { FAMILIES, findAnalyte, GROUPS, type Family } from './catalog.js';
 import { isAnalysisComplete } from './requestStatus.js';
+import type { RequestWithSamples } from './requestShape.js';
 import { GROUP_WIRE, isGroupComplete, type AnalysisRecord } from './resultShape.js';
 
 export interface Completion {
@@ -12,6 +13,9 @@ export interface Completion {
   completeChemMicrobial: boolean;
   completeChemElisa: boolean;
 }
+
+/** A request as the for-release lists answer it: its samples, its completion, its results by sample in catalog order. */
+export type RequestWithResults = RequestWithSamples & Completion & { results: AnalysisRecord[] };
 
 export const FAMILY_COMPLETION_KEY: Record<Family, 'completeMicrobio' | 'completeChem' | 'completeMolBio'> = {
   microbio: 'completeMicrobio',

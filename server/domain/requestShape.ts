@@ -62,6 +62,25 @@ export function requestFlags(tests: readonly string[], gram: { positive?: string
 /** A request plus its flags: the wide shape the API answers. Flags are read as `view[code] === true`. */
 export type RequestView = RequestRecord & Record<string, unknown>;
 
+export interface SampleRecord {
+  sampleId: number;
+  /** 1..n, in row order. */
+  position: number;
+  sampleTypeDescription: string;
+}
+
+/** The request as read with its samples in row order (GET requests/detail/{id} and the desk's reads). */
+export type RequestWithSamples = RequestView & { samples: SampleRecord[] };
+
+/** A row of the client's track list (GET requests/clientrequest/{userId}). */
+export interface ClientRequestRow {
+  requestId: number;
+  controlNumber: string | null;
+  /** ISO timestamp. */
+  submissionDate: string;
+  requestStatus: RequestStatus;
+}
+
 export function presentRequest(record: RequestRecord): RequestView {
   return { ...requestFlags(record.tests, { positive: record.gramPositiveAstText, negative: record.gramNegativeAstText }), ...record };
 }

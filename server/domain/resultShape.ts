@@ -77,6 +77,20 @@ export const GROUP_WIRE: Record<Group, {
 export const remarksKey = (code: string) => `${code}Remarks`;
 export const analysisDateKey = (code: string) => `${code}AnalysisDate`;
 
+/** One analyte's result as stored: what a screen shows for it. */
+export type AnalyteResult = Pick<AnalysisRecord, 'value' | 'remark' | 'analysisDate'>;
+
+/** Reads one analyte's three fields back from a wide item; a blank or missing field reads as null. */
+export function resultOf(item: WideResult, code: string): AnalyteResult {
+  const text = (field: unknown) => (typeof field === 'string' && field.trim() !== '' ? field : null);
+  const remark = item[remarksKey(code)];
+  return {
+    value: text(item[code]),
+    remark: remark === 'positive' || remark === 'negative' ? remark : null,
+    analysisDate: text(item[analysisDateKey(code)]),
+  };
+}
+
 /** Wide per-sample items of one group, in request then sample order; samples without analyses of the group are left out. */
 export function toWideResults(group: Group, analyses: readonly AnalysisRecord[]): WideResult[] {
   const ofGroup = analyses

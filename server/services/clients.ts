@@ -2,20 +2,12 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 import { inTransaction } from '../db/transaction.js';
+import type { ClientProfile } from '../domain/clientProfile.js';
 import { createUser, type NewUser, type User } from './users.js';
 
 export interface ClientCompany {
   companyName: string;
   ltoNo: string;
-  classification: string;
-}
-
-export interface ClientProfile {
-  username: string | null;
-  contactNumber: string;
-  email: string;
-  companyName: string;
-  ltoNumber: string;
   classification: string;
 }
 

@@ -4,7 +4,7 @@
  * values the portal routes by.
  */
 import type { Page } from '@playwright/test';
-import { expect, extractCode, type Lab } from './fixtures.js';
+import { expect, extractCode, type DemoAccount, type Lab } from './fixtures.js';
 
 export interface SignedIn {
   userId: string;
@@ -55,6 +55,11 @@ export async function signIn(page: Page, lab: Lab, email: string, password: stri
     { ...user, responseData: answer.trim() },
   );
   return user;
+}
+
+/** signIn with a demo account (`lab.demo.staff`, ...). */
+export function signInAs(page: Page, lab: Lab, account: DemoAccount): Promise<SignedIn> {
+  return signIn(page, lab, account.email, account.password);
 }
 
 /** The local storage values the portal keeps about the login. */

@@ -3,41 +3,17 @@
  * submit a request with a live fee, find it in the track list, review it, read released results,
  * and the guide.
  */
-import path from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { insertRequests, type RequestSeed } from '../../fixtures/requests.js';
 import { systemClock } from '../../server/clock.js';
-import { createDb, type Db } from '../../server/db/knex.js';
 import { createClientAccount } from '../../server/services/clients.js';
-import { signIn } from './auth.js';
+import { signIn, signInAs } from './auth.js';
+import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
 import { expect, test, type Lab } from './fixtures.js';
-
-/** Works on the e2e server's own database (the same SQLite file, or E2E_DATABASE_URL). */
-async function withServerDb<T>(lab: Lab, work: (db: Db) => Promise<T>): Promise<T> {
-  const url = process.env.E2E_DATABASE_URL;
-  const db = createDb(url ? { client: 'pg', connectionString: url } : { client: 'sqlite3', filename: path.join(lab.dataDir, 'lab.sqlite') });
-  try {
-    return await work(db);
-  } finally {
-    await db.destroy();
-  }
-}
-
-const seedRequests = (lab: Lab, seeds: RequestSeed[]) => withServerDb(lab, (db) => insertRequests(db, seeds));
-
-/** Records every dialog's message; confirmations are accepted unless `accept` says no (alerts just close). */
-function recordDialogs(page: Page, accept = (): boolean => true): string[] {
-  const messages: string[] = [];
-  page.on('dialog', (dialog) => {
-    messages.push(dialog.message());
-    void (accept() ? dialog.accept() : dialog.dismiss());
-  });
-  return messages;
-}
+import { recordDialogs } from './flows.js';
+import { seedRequests, withServerDb } from './serverDb.js';
 
 async function openSubmitForm(page: Page, lab: Lab): Promise<string> {
-  const { userId } = await signIn(page, lab, lab.demo.client.email, lab.demo.client.password);
+  const { userId } = await signInAs(page, lab, lab.demo.client);
   await page.goto(`/submit-a-request/${userId}`);
   // The client panel is filled from the profile.
   await expect(page.getByRole('region', { name: 'Client Information' })).toContainText('Demo Meat Traders Inc.');
@@ -47,7 +23,7 @@ async function openSubmitForm(page: Page, lab: Lab): Promise<string> {
 test.describe('client portal', () => {
   test('submits a request with two samples and tests of every family, then finds and reviews it', async ({ page, lab }) => {
     const dialogs = recordDialogs(page);
-    const { userId } = await signIn(page, lab, lab.demo.client.email, lab.demo.client.password);
+    const { userId } = await signInAs(page, lab, lab.demo.client);
 
     await page.goto(`/home/client/${userId}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Welcome, democlient!' })).toBeVisible();
@@ -179,10 +155,9 @@ test.describe('client portal', () => {
   });
 
   test('reads the released results of a request, grouped by test family, with coloured remarks', async ({ page, lab }) => {
-    const { userId } = await signIn(page, lab, lab.demo.client.email, lab.demo.client.password);
+    const { userId } = await signInAs(page, lab, lab.demo.client);
     const [released, testing] = await seedRequests(lab, [
       {
-        clientUserId: Number(userId),
         tests: ['eColi', 'chloramphenicol', 'betaLactams', 'dog'],
         status: 'RELEASED',
         samples: ['Chicken breast', 'Chicken liver'],
@@ -192,7 +167,7 @@ test.describe('client portal', () => {
             ? { value: 'Detected', remark: 'positive', analysisDate: '2025-05-08' }
             : { value: 'Not detected', remark: 'negative', analysisDate: '2025-05-09' },
       },
-      { clientUserId: Number(userId), tests: ['eColi'], status: 'FOR_TESTING', submissionDate: '2025-05-01T08:00:00.000Z' },
+      { tests: ['eColi'], status: 'FOR_TESTING', submissionDate: '2025-05-01T08:00:00.000Z' },
     ]);
 
     await page.goto(`/track-my-request/${userId}`);
@@ -215,7 +190,7 @@ test.describe('client portal', () => {
     const negative = page.getByRole('region', { name: 'Molecular Biology Tests' }).getByRole('row', { name: /Dog/ }).first();
     await expect(negative).toContainText('Not detected');
     await expect(negative.getByText('Negative')).toHaveCSS('background-color', 'rgb(232, 85, 87)');
-    expect(await new AxeBuilder({ page }).include('main').analyze().then((r) => r.violations)).toEqual([]);
+    await expectNoAxeViolations(page);
 
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await expect(page).toHaveURL(`/track-my-request/${userId}`);
@@ -228,11 +203,10 @@ test.describe('client portal', () => {
   });
 
   test('the track list scrolls by dragging without opening the row under the pointer', async ({ page, lab }) => {
-    const { userId } = await signIn(page, lab, lab.demo.client.email, lab.demo.client.password);
+    const { userId } = await signInAs(page, lab, lab.demo.client);
     await seedRequests(
       lab,
       Array.from({ length: 30 }, (_, i) => ({
-        clientUserId: Number(userId),
         tests: ['eColi'],
         submissionDate: `2024-01-${String(i + 1).padStart(2, '0')}T08:00:00.000Z`,
       })),
@@ -270,16 +244,12 @@ test.describe('client portal', () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await openSubmitForm(page, lab);
     await page.getByRole('checkbox', { name: 'Culture and Sensitivity' }).check();
-    const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      clientWidth: document.documentElement.clientWidth,
-    }));
-    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
-    expect(await new AxeBuilder({ page }).include('main').analyze().then((r) => r.violations)).toEqual([]);
+    await expectNoHorizontalScroll(page);
+    await expectNoAxeViolations(page);
   });
 
   test('the guide shows packing, sample requirements and the fee table', async ({ page, lab }) => {
-    const { userId } = await signIn(page, lab, lab.demo.client.email, lab.demo.client.password);
+    const { userId } = await signInAs(page, lab, lab.demo.client);
     await page.goto(`/home/client/${userId}`);
     await page.getByRole('link', { name: 'Guide' }).click();
     await expect(page).toHaveURL(`/guide/${userId}`);

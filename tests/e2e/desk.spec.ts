@@ -6,20 +6,20 @@
  * through the API; the report data are put straight into the server's database.
  */
 import { readFile } from 'node:fs/promises';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
-import { insertRequests, type ResultSeed } from '../../fixtures/requests.js';
+import type { ResultSeed } from '../../fixtures/requests.js';
 import { buildSubmitPayload } from '../../server/domain/requestPayload.js';
-import type { RequestStatus } from '../../server/domain/requestStatus.js';
-import { signIn, type SignedIn } from './auth.js';
+import { signInAs, type SignedIn } from './auth.js';
+import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
 import { expect, test, type DemoRole, type Lab } from './fixtures.js';
-import { withServerDb } from './serverDb.js';
+import { recordDialogs } from './flows.js';
+import { seedRequests, setAside } from './serverDb.js';
 
 /** A second browser (its own cookies) signed in as a demo account. */
 async function otherBrowser(browser: Browser, lab: Lab, role: DemoRole): Promise<{ page: Page; user: SignedIn; close: () => Promise<void> }> {
   const context = await browser.newContext({ baseURL: lab.baseURL });
   const page = await context.newPage();
-  const user = await signIn(page, lab, lab.demo[role].email, lab.demo[role].password);
+  const user = await signInAs(page, lab, lab.demo[role]);
   return { page, user, close: () => context.close() };
 }
 
@@ -55,48 +55,6 @@ async function submitRequest(client: { page: Page; user: SignedIn }, lab: Lab, s
   return { requestId: body.requestId, sampleIds: body.samples.map((s) => s.sampleId) };
 }
 
-/** Runs `work` while the requests in `statuses` are set aside (marked rejected), then puts them back. */
-async function setAside<T>(lab: Lab, statuses: RequestStatus[], work: () => Promise<T>): Promise<T> {
-  const parked = await withServerDb(lab, async (db) => {
-    const rows: { id: number; status: RequestStatus }[] = await db('requests').whereIn('status', statuses).select('id', 'status');
-    if (rows.length) await db('requests').whereIn('id', rows.map((r) => r.id)).update({ status: 'REJECTED' });
-    return rows;
-  });
-  try {
-    return await work();
-  } finally {
-    await withServerDb(lab, async (db) => {
-      for (const status of statuses) {
-        const ids = parked.filter((r) => r.status === status).map((r) => r.id);
-        if (ids.length) await db('requests').whereIn('id', ids).update({ status });
-      }
-    });
-  }
-}
-
-/** Records every dialog's message and accepts it (confirmations and alerts). */
-function recordDialogs(page: Page): string[] {
-  const messages: string[] = [];
-  page.on('dialog', (dialog) => {
-    messages.push(dialog.message());
-    void dialog.accept();
-  });
-  return messages;
-}
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).include('main').analyze();
-  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`)).toEqual([]);
-}
-
-async function expectNoHorizontalScroll(page: Page) {
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    clientWidth: document.documentElement.clientWidth,
-  }));
-  expect(scrollWidth, 'page is wider than the viewport').toBeLessThanOrEqual(clientWidth);
-}
-
 /** Opens the pending list from the staff home and the request's details by its row. */
 async function openPendingRequest(page: Page, staff: SignedIn, requestId: number) {
   await page.goto(`/home/staff/${staff.userId}`);
@@ -118,14 +76,14 @@ test.describe('receive-and-release desk', () => {
     const client = await otherBrowser(browser, lab, 'client');
     const { requestId } = await submitRequest(client, lab, 'Approve me: beef loin', ['eColi', 'betaLactams', 'dog']);
     const dialogs = recordDialogs(page);
-    const staff = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+    const staff = await signInAs(page, lab, lab.demo.staff);
 
     await openPendingRequest(page, staff, requestId);
     await expect(page.getByText('Press the back arrow to go the pending requests page!')).toBeVisible();
     await expect(page.getByText('Approve me: beef loin')).toBeVisible();
     await expect(page.getByText('E. Coli', { exact: true })).toBeVisible();
     await expect(page.getByText('Beta-lactams', { exact: true })).toBeVisible();
-    await expectNoSeriousAxeViolations(page);
+    await expectNoAxeViolations(page, { atLeast: 'serious' });
 
     const mark = lab.mailbox.mark();
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
@@ -156,7 +114,7 @@ test.describe('receive-and-release desk', () => {
     const client = await otherBrowser(browser, lab, 'client');
     const { requestId } = await submitRequest(client, lab, 'Reject me: pork', ['standardPlateCount', 'chloramphenicol', 'cat']);
     const dialogs = recordDialogs(page);
-    const staff = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+    const staff = await signInAs(page, lab, lab.demo.staff);
     await openPendingRequest(page, staff, requestId);
 
     const mark = lab.mailbox.mark();
@@ -179,7 +137,7 @@ test.describe('receive-and-release desk', () => {
   test('staff ask for more information; the client reads it on its review page and replies; staff read the reply', async ({ page, lab, browser }) => {
     const client = await otherBrowser(browser, lab, 'client');
     const { requestId } = await submitRequest(client, lab, 'Which sample is this?', ['salmonellaSp', 'tetracyclines', 'goat']);
-    const staff = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+    const staff = await signInAs(page, lab, lab.demo.staff);
     await openPendingRequest(page, staff, requestId);
 
     await page.getByRole('link', { name: 'Request Additional Information' }).click();
@@ -216,7 +174,7 @@ test.describe('receive-and-release desk', () => {
     const client = await otherBrowser(browser, lab, 'client');
     const { requestId, sampleIds } = await submitRequest(client, lab, 'Release me: chicken', ['eColi', 'salmonellaSp']);
     const dialogs = recordDialogs(page);
-    const staff = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+    const staff = await signInAs(page, lab, lab.demo.staff);
     const approved = await page.request.put(`/requests/approve/${requestId}`);
     expect(approved.status()).toBe(200);
     const { controlNumber } = (await approved.json()) as { controlNumber: string };
@@ -233,10 +191,7 @@ test.describe('receive-and-release desk', () => {
     await tester.close();
 
     // and a second request awaiting release, to be rejected
-    const [other] = await withServerDb(lab, async (db) => {
-      const owner = await db('users').where('email', lab.demo.client.email).first('id');
-      return insertRequests(db, [{ clientUserId: Number(owner.id), tests: ['dog'], status: 'FOR_RELEASE' }]);
-    });
+    const [other] = await seedRequests(lab, [{ tests: ['dog'], status: 'FOR_RELEASE' }]);
 
     await page.goto(`/home/staff/${staff.userId}`);
     await page.getByRole('link', { name: 'For Release', exact: true }).click();
@@ -253,7 +208,7 @@ test.describe('receive-and-release desk', () => {
     await expect(eColiRow).toContainText('12 cfu/g');
     await expect(eColiRow.getByText('Positive')).toHaveCSS('background-color', 'rgb(43, 193, 146)');
     await expect(item.getByRole('row', { name: /Salmonella/ }).getByText('Negative')).toHaveCSS('background-color', 'rgb(232, 85, 87)');
-    await expectNoSeriousAxeViolations(page);
+    await expectNoAxeViolations(page, { atLeast: 'serious' });
 
     const mark = lab.mailbox.mark();
     await item.getByRole('button', { name: 'Release', exact: true }).click();
@@ -271,20 +226,16 @@ test.describe('receive-and-release desk', () => {
   test('the database shows the monthly counts of the chosen year and downloads a table as CSV', async ({ page, lab }) => {
     // 2021: a year no other test writes results in
     const result = (remark: 'positive' | 'negative', analysisDate: string): ResultSeed => ({ value: 'seen', remark, analysisDate });
-    await withServerDb(lab, async (db) => {
-      const owner = await db('users').where('email', lab.demo.client.email).first('id');
-      await insertRequests(db, [
-        {
-          clientUserId: Number(owner.id),
-          tests: ['eColi', 'dog'],
-          samples: ['A', 'B', 'C'],
-          status: 'RELEASED',
-          submissionDate: '2021-02-01T08:00:00.000Z',
-          result: (p, code) => (code === 'eColi' ? result(p === 3 ? 'negative' : 'positive', '2021-02-15') : result('negative', '2021-05-03')),
-        },
-      ]);
-    });
-    const staff = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+    await seedRequests(lab, [
+      {
+        tests: ['eColi', 'dog'],
+        samples: ['A', 'B', 'C'],
+        status: 'RELEASED',
+        submissionDate: '2021-02-01T08:00:00.000Z',
+        result: (p, code) => (code === 'eColi' ? result(p === 3 ? 'negative' : 'positive', '2021-02-15') : result('negative', '2021-05-03')),
+      },
+    ]);
+    const staff = await signInAs(page, lab, lab.demo.staff);
     await page.goto(`/home/staff/${staff.userId}`);
     await page.getByRole('link', { name: 'Database', exact: true }).click();
     await expect(page).toHaveURL(`/receive-release-database/${staff.userId}`);
@@ -305,7 +256,7 @@ test.describe('receive-and-release desk', () => {
     const molbio = page.getByRole('region', { name: 'Molecular Biology, 2021' });
     await expect(molbio.getByRole('row', { name: /^2021-05/ }).getByRole('cell').last()).toHaveText('0 / 3');
     await expect(page.getByRole('img', { name: 'Microbiology: positive and negative results per month, 2021' })).toBeVisible();
-    await expectNoSeriousAxeViolations(page);
+    await expectNoAxeViolations(page, { atLeast: 'serious' });
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download Molecular Biology CSV' }).click();
@@ -327,7 +278,7 @@ test.describe('receive-and-release desk', () => {
     const client = await otherBrowser(browser, lab, 'client');
     const { requestId } = await submitRequest(client, lab, 'Narrow screen sample with a rather long description', ['eColi', 'betaLactams', 'dog']);
     await client.close();
-    const staff = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+    const staff = await signInAs(page, lab, lab.demo.staff);
     await page.setViewportSize({ width: 360, height: 740 });
     await openPendingRequest(page, staff, requestId);
     await expectNoHorizontalScroll(page);
@@ -341,7 +292,7 @@ test.describe('receive-and-release desk', () => {
   });
 
   test('empty lists say so', async ({ page, lab }) => {
-    const staff = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+    const staff = await signInAs(page, lab, lab.demo.staff);
     await setAside(lab, ['PENDING_REVIEW', 'FOR_RELEASE'], async () => {
       await page.goto(`/pending-requests/${staff.userId}`);
       await expect(page.getByText('There are no pending requests as of the moment.')).toBeVisible();

@@ -7,18 +7,9 @@
 import type { Page } from '@playwright/test';
 import { analytesOfGroup, type Group } from '../../server/domain/catalog.js';
 import { REPORT_PATHS, reportKey, type GroupReport } from '../../server/domain/reportShape.js';
-import { signIn } from './auth.js';
-import { expect, test, type DemoAccount, type Lab } from './fixtures.js';
-
-/** Accepts every confirmation and alert, recording its text. */
-function recordDialogs(page: Page): string[] {
-  const messages: string[] = [];
-  page.on('dialog', (dialog) => {
-    messages.push(dialog.message());
-    void dialog.accept();
-  });
-  return messages;
-}
+import { signInAs } from './auth.js';
+import { expect, test } from './fixtures.js';
+import { enterResult, forTestingRow, recordDialogs } from './flows.js';
 
 const today = new Date().toISOString().slice(0, 10);
 const month = today.slice(0, 7);
@@ -83,10 +74,6 @@ const TITLES: Record<Group, string> = {
   molBio: 'Molecular Biology',
 };
 
-async function signInAs(page: Page, lab: Lab, account: DemoAccount): Promise<string> {
-  return (await signIn(page, lab, account.email, account.password)).userId;
-}
-
 /** This month's counts of one test, as the signed-in user's report call answers them. */
 async function reportCounts(page: Page, group: Group, code: string) {
   const response = await page.request.get(`/api/reports/${REPORT_PATHS[group]}?year=${year}`);
@@ -101,7 +88,7 @@ test('a request travels from submission to released results and monthly counts',
   const dialogs = recordDialogs(page);
 
   // 1. The client submits a request with two samples and tests of all three families.
-  const clientId = await signInAs(page, lab, lab.demo.client);
+  const { userId: clientId } = await signInAs(page, lab, lab.demo.client);
   await page.goto(`/home/client/${clientId}`);
   await page.getByRole('link', { name: 'Submit a Request' }).click();
   await expect(page.getByRole('region', { name: 'Client Information' })).toContainText('Demo Meat Traders Inc.');
@@ -128,7 +115,7 @@ test('a request travels from submission to released results and monthly counts',
   expect(requestId).toBeDefined();
 
   // 2. Staff approves it from the pending list and reads its control number.
-  const staffId = await signInAs(page, lab, lab.demo.staff);
+  const { userId: staffId } = await signInAs(page, lab, lab.demo.staff);
   await page.goto(`/home/staff/${staffId}`);
   await page.getByRole('link', { name: 'Pending Requests' }).click();
   await page.locator(`a[href="/request-details/${staffId}/${requestId}"]`).click();
@@ -144,19 +131,12 @@ test('a request travels from submission to released results and monthly counts',
 
   // 3. Each tester enters results for both samples and saves.
   for (const d of DISCIPLINES) {
-    const testerId = await signInAs(page, lab, lab.demo[d.role]);
+    const { userId: testerId } = await signInAs(page, lab, lab.demo[d.role]);
     await page.goto(`/home/${d.role}/${testerId}`);
     await page.getByRole('link', { name: 'For Testing' }).click();
-    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: controlNumber, exact: true }) });
+    const row = forTestingRow(page, controlNumber);
     await row.getByRole('button', { name: `Show ${d.name} Tests` }).click();
-    for (const e of d.entries) {
-      await page.getByLabel(`${e.analyte} result, sample ${e.sample}`, { exact: true }).fill(e.value);
-      await page
-        .getByRole('group', { name: `${e.analyte}, sample ${e.sample}`, exact: true })
-        .getByRole('button', { name: e.remark === '+' ? '+ positive' : '- negative', exact: true })
-        .click();
-      await page.getByLabel(`${e.analyte} analysis date, sample ${e.sample}`, { exact: true }).fill(today);
-    }
+    for (const e of d.entries) await enterResult(page, e.analyte, e.sample, e.value, e.remark, today);
     const saved = dialogs.length;
     await row.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialogs.slice(saved)).toEqual(['Changes saved successfully!']);
@@ -196,7 +176,7 @@ test('a request travels from submission to released results and monthly counts',
 
   // 6. Each discipline's database counts the results in this month.
   for (const d of DISCIPLINES) {
-    const testerId = await signInAs(page, lab, lab.demo[d.role]);
+    const { userId: testerId } = await signInAs(page, lab, lab.demo[d.role]);
     await page.goto(`/home/${d.role}/${testerId}`);
     await page.getByRole('link', { name: 'Database' }).click();
     await expect(page).toHaveURL(`/testing-database-${d.path}/${testerId}`);

@@ -3,6 +3,8 @@
  * up state that would take many screens to reach (e.g. fixtures/requests.ts insertRequests).
  */
 import path from 'node:path';
+import { insertRequests, type RequestSeed, type SeededRequest } from '../../fixtures/requests.js';
+import type { RequestStatus } from '../../server/domain/requestStatus.js';
 import { createDb, type Db } from '../../server/db/knex.js';
 import type { Lab } from './fixtures.js';
 
@@ -13,5 +15,35 @@ export async function withServerDb<T>(lab: Lab, work: (db: Db) => Promise<T>): P
     return await work(db);
   } finally {
     await db.destroy();
+  }
+}
+
+/** Puts requests of the demo client straight into the database, in any status; answers them in order. */
+export function seedRequests(lab: Lab, seeds: Omit<RequestSeed, 'clientUserId'>[]): Promise<SeededRequest[]> {
+  return withServerDb(lab, async (db) => {
+    const client = await db('users').where('email', lab.demo.client.email).first('id');
+    return insertRequests(db, seeds.map((seed) => ({ clientUserId: Number(client.id), ...seed })));
+  });
+}
+
+/**
+ * Runs `work` while the requests in `statuses` are set aside (marked rejected), then puts them back:
+ * for the empty lists, on a server that other tests fill.
+ */
+export async function setAside<T>(lab: Lab, statuses: RequestStatus[], work: () => Promise<T>): Promise<T> {
+  const parked = await withServerDb(lab, async (db) => {
+    const rows: { id: number; status: RequestStatus }[] = await db('requests').whereIn('status', statuses).select('id', 'status');
+    if (rows.length) await db('requests').whereIn('id', rows.map((r) => r.id)).update({ status: 'REJECTED' });
+    return rows;
+  });
+  try {
+    return await work();
+  } finally {
+    await withServerDb(lab, async (db) => {
+      for (const status of statuses) {
+        const ids = parked.filter((r) => r.status === status).map((r) => r.id);
+        if (ids.length) await db('requests').whereIn('id', ids).update({ status });
+      }
+    });
   }
 }

@@ -2,9 +2,9 @@
  * The portal shell (SPEC section 2 "Shell behaviour", section 6 route guard): header, footer,
  * login, session restore, redirects, log out, phone width, accessibility of the login screen.
  */
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { signIn, storedLogin } from './auth.js';
+import { signInAs, storedLogin } from './auth.js';
+import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
 import { LAB_NAME, expect, extractCode, test } from './fixtures.js';
 
 async function expectLoginScreen(page: Page) {
@@ -18,21 +18,6 @@ async function expectShell(page: Page) {
   await expect(page.getByRole('banner').getByText(LAB_NAME, { exact: true })).toBeVisible();
   await expect(page.getByRole('contentinfo')).toHaveText('All Rights Reserved');
   await expect(page.getByRole('contentinfo')).toBeVisible();
-}
-
-async function expectNoHorizontalScroll(page: Page) {
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    clientWidth: document.documentElement.clientWidth,
-  }));
-  expect(scrollWidth, 'page is wider than the viewport').toBeLessThanOrEqual(clientWidth);
-}
-
-/** axe-core scan of the current page: no violation of serious or critical impact. */
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`)).toEqual([]);
 }
 
 /** Collects Content Security Policy violations the browser reports (the server sends a strict CSP). */
@@ -112,14 +97,14 @@ test.describe('logged out', () => {
   test('the login screen has no serious accessibility violations', async ({ page }) => {
     await page.goto('/login');
     await expectLoginScreen(page);
-    await expectNoSeriousAxeViolations(page);
+    await expectNoAxeViolations(page, { atLeast: 'serious', wholePage: true });
   });
 });
 
 test.describe('logged in', () => {
   test('client: header, own home, guard redirects, phone width', async ({ page, lab }) => {
     const cspViolations = watchCsp(page);
-    const { userId, userType } = await signIn(page, lab, lab.demo.client.email, lab.demo.client.password);
+    const { userId, userType } = await signInAs(page, lab, lab.demo.client);
     expect(userType).toBe('client');
     const home = `/home/client/${userId}`;
 
@@ -127,7 +112,7 @@ test.describe('logged in', () => {
     await expect(page.getByRole('heading', { level: 1, name: /^Welcome/ })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
     await expectShell(page);
-    await expectNoSeriousAxeViolations(page);
+    await expectNoAxeViolations(page, { atLeast: 'serious', wholePage: true });
     for (const [name, target] of [
       ['Submit a Request', `/submit-a-request/${userId}`],
       ['Track My Request', `/track-my-request/${userId}`],
@@ -175,7 +160,7 @@ test.describe('logged in', () => {
   });
 
   test('staff: home with its cards; client screens redirect home', async ({ page, lab }) => {
-    const { userId, userType } = await signIn(page, lab, lab.demo.staff.email, lab.demo.staff.password);
+    const { userId, userType } = await signInAs(page, lab, lab.demo.staff);
     expect(userType).toBe('staff');
     const home = `/home/staff/${userId}`;
 
@@ -201,7 +186,7 @@ test.describe('logged in', () => {
   });
 
   test('the server session wins over a forged stored login; Log out ends both', async ({ page, lab }) => {
-    const { userId } = await signIn(page, lab, lab.demo.client.email, lab.demo.client.password);
+    const { userId } = await signInAs(page, lab, lab.demo.client);
     // pretend to be someone else in local storage: GET /me restores the real user
     await page.evaluate(() => {
       localStorage.setItem('userType', 'staff');

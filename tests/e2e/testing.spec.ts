@@ -3,71 +3,12 @@
  * enters results per sample, saves, finds them again after a reload and in Test Results; the
  * failure texts; the empty lists.
  */
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { insertRequests, type RequestSeed } from '../../fixtures/requests.js';
-import type { RequestStatus } from '../../server/domain/requestStatus.js';
-import { signIn } from './auth.js';
-import { expect, test, type Lab } from './fixtures.js';
-import { withServerDb } from './serverDb.js';
-
-async function seed(lab: Lab, seeds: Omit<RequestSeed, 'clientUserId'>[]) {
-  return withServerDb(lab, async (db) => {
-    const client = await db('users').where('email', lab.demo.client.email).first('id');
-    return insertRequests(db, seeds.map((s) => ({ clientUserId: Number(client.id), ...s })));
-  });
-}
-
-/** Runs `work` while the requests in `statuses` are set aside (rejected), then puts them back. */
-async function withoutRequests<T>(lab: Lab, statuses: RequestStatus[], work: () => Promise<T>): Promise<T> {
-  const parked: Array<{ id: number; status: RequestStatus }> = await withServerDb(lab, async (db) => {
-    const rows = await db('requests').whereIn('status', statuses).select('id', 'status');
-    if (rows.length) await db('requests').whereIn('id', rows.map((r) => r.id)).update({ status: 'REJECTED' });
-    return rows;
-  });
-  try {
-    return await work();
-  } finally {
-    await withServerDb(lab, async (db) => {
-      for (const status of statuses) {
-        const ids = parked.filter((r) => r.status === status).map((r) => r.id);
-        if (ids.length) await db('requests').whereIn('id', ids).update({ status });
-      }
-    });
-  }
-}
-
-/** Records every dialog's message and closes it. */
-function recordDialogs(page: Page): string[] {
-  const messages: string[] = [];
-  page.on('dialog', (dialog) => {
-    messages.push(dialog.message());
-    void dialog.accept();
-  });
-  return messages;
-}
-
-const rowOf = (page: Page, controlNumber: string) =>
-  page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: controlNumber, exact: true }) });
-
-/** Types a result, sets its remark with the '+' / '-' buttons and picks its analysis date. */
-async function enterResult(page: Page, analyte: string, sample: number, value: string, remark: '+' | '-', date?: string) {
-  await page.getByLabel(`${analyte} result, sample ${sample}`, { exact: true }).fill(value);
-  await remarkButton(page, analyte, sample, remark).click();
-  if (date) await page.getByLabel(`${analyte} analysis date, sample ${sample}`, { exact: true }).fill(date);
-}
-
-function remarkButton(page: Page, analyte: string, sample: number, remark: '+' | '-'): Locator {
-  return page
-    .getByRole('group', { name: `${analyte}, sample ${sample}`, exact: true })
-    .getByRole('button', { name: remark === '+' ? '+ positive' : '- negative', exact: true });
-}
-
-async function expectRemark(page: Page, analyte: string, sample: number, remark: '+' | '-') {
-  const other = remark === '+' ? '-' : '+';
-  await expect(remarkButton(page, analyte, sample, remark)).toHaveAttribute('aria-pressed', 'true');
-  await expect(remarkButton(page, analyte, sample, other)).toHaveAttribute('aria-pressed', 'false');
-}
+import { signInAs } from './auth.js';
+import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
+import { expect, test } from './fixtures.js';
+import { enterResult, expectRemark, forTestingRow, recordDialogs, remarkButton } from './flows.js';
+import { seedRequests, setAside, withServerDb } from './serverDb.js';
 
 /** Presses the mouse on `target`, moves it `dx` pixels sideways and releases it. */
 async function drag(page: Page, target: Locator, dx: number) {
@@ -81,10 +22,10 @@ async function drag(page: Page, target: Locator, dx: number) {
 
 test.describe('testing portals', () => {
   test('a chemistry tester enters results for both samples, saves, and finds them after a reload and in Test Results', async ({ page, lab }) => {
-    const [request] = await seed(lab, [{ tests: ['betaLactams', 'chloramphenicol'], status: 'FOR_TESTING', samples: ['Beef loin', 'Pork belly'] }]);
+    const [request] = await seedRequests(lab, [{ tests: ['betaLactams', 'chloramphenicol'], status: 'FOR_TESTING', samples: ['Beef loin', 'Pork belly'] }]);
     const controlNumber = request.controlNumber!;
     const dialogs = recordDialogs(page);
-    const { userId } = await signIn(page, lab, lab.demo.chemtester.email, lab.demo.chemtester.password);
+    const { userId } = await signInAs(page, lab, lab.demo.chemtester);
 
     await page.goto(`/home/chemtester/${userId}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Welcome to the Chemistry Testing Portal!' })).toBeVisible();
@@ -97,7 +38,7 @@ test.describe('testing portals', () => {
       await expect(page.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
     }
 
-    const row = rowOf(page, controlNumber);
+    const row = forTestingRow(page, controlNumber);
     await row.getByRole('button', { name: 'View Sample Information' }).click();
     const info = page.locator(`#samples-${request.requestId}`);
     for (const text of ['Sample Type Description 1', 'Beef loin', 'Sample Type Description 2', 'Pork belly', 'Lot Batch No', 'LOT-001', 'Sampler Name', 'J. Sampler', 'Sample Source', 'Cold storage A', 'Production Date', 'Expiry Date', 'Sampling Date']) {
@@ -124,8 +65,7 @@ test.describe('testing portals', () => {
     await expect(remarkButton(page, 'Beta Lactams', 1, '+')).toHaveCSS('background-color', 'rgb(43, 193, 146)');
     await expect(remarkButton(page, 'Beta Lactams', 2, '-')).toHaveCSS('background-color', 'rgb(232, 85, 87)');
 
-    const axe = await new AxeBuilder({ page }).include('main').analyze();
-    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    await expectNoAxeViolations(page, { atLeast: 'serious' });
 
     await row.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialogs).toEqual(['Changes saved successfully!']);
@@ -135,7 +75,7 @@ test.describe('testing portals', () => {
     await expect(status).toHaveText('', { timeout: 6_000 });
 
     await page.reload();
-    await rowOf(page, controlNumber).getByRole('button', { name: 'Show Chemistry Tests' }).click();
+    await forTestingRow(page, controlNumber).getByRole('button', { name: 'Show Chemistry Tests' }).click();
     await expect(page.getByLabel('Beta Lactams result, sample 1', { exact: true })).toHaveValue('0.2 ppm');
     await expect(page.getByLabel('Beta Lactams analysis date, sample 1', { exact: true })).toHaveValue('2026-03-10');
     await expect(page.getByLabel('Beta Lactams result, sample 2', { exact: true })).toHaveValue('Not detected');
@@ -163,23 +103,22 @@ test.describe('testing portals', () => {
   });
 
   test('a failed save names the group and the server\'s reason; a request without samples is not saved', async ({ page, lab }) => {
-    const [closing, sampleless] = await seed(lab, [
+    const [closing, sampleless] = await seedRequests(lab, [
       { tests: ['dog'], status: 'FOR_TESTING', samples: ['Ground meat'] },
       { tests: ['cat'], status: 'FOR_TESTING', samples: [] },
     ]);
     const dialogs = recordDialogs(page);
-    const { userId } = await signIn(page, lab, lab.demo.molbiotester.email, lab.demo.molbiotester.password);
+    const { userId } = await signInAs(page, lab, lab.demo.molbiotester);
     await page.goto(`/for-testing-molbio/${userId}`);
 
     // On a phone the list scrolls inside its box; the page itself never scrolls sideways.
     await page.setViewportSize({ width: 360, height: 740 });
-    const row = rowOf(page, closing.controlNumber!);
+    const row = forTestingRow(page, closing.controlNumber!);
     await row.getByRole('button', { name: 'Show Molecular Biology Tests' }).click();
     await enterResult(page, 'Dog', 1, 'Detected', '+');
-    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
-    expect(widths[0]).toBeLessThanOrEqual(widths[1]);
+    await expectNoHorizontalScroll(page);
     // A mouse drag scrolls the list twice as far as the pointer moves, except from an input.
-    const list = page.locator('.testing-scroll');
+    const list = page.locator('.testing-list');
     const scrollLeft = () => list.evaluate((el) => el.scrollLeft);
     await list.evaluate((el) => el.scrollTo({ left: 0 }));
     await drag(page, row.getByRole('rowheader'), -60);
@@ -193,26 +132,26 @@ test.describe('testing portals', () => {
     await expect.poll(() => dialogs).toEqual([failure]);
     await expect(row.getByRole('status')).toHaveText(failure);
 
-    await rowOf(page, sampleless.controlNumber!).getByRole('button', { name: 'Save' }).click();
+    await forTestingRow(page, sampleless.controlNumber!).getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialogs).toEqual([failure, 'No sample ID found for this request']);
   });
 
   test('shows the empty messages of For Testing and Test Results', async ({ page, lab }) => {
-    await withoutRequests(lab, ['FOR_TESTING', 'FOR_RELEASE', 'RELEASED'], async () => {
+    await setAside(lab, ['FOR_TESTING', 'FOR_RELEASE', 'RELEASED'], async () => {
       const empty = [
         { discipline: 'chem', account: lab.demo.chemtester, text: 'There are no ongoing Chemistry tests. ' },
         { discipline: 'microbio', account: lab.demo.microbiotester, text: 'There are no ongoing Microbiology tests' },
         { discipline: 'molbio', account: lab.demo.molbiotester, text: 'There are no ongoing Molecular Biology tests. ' },
       ];
       for (const { discipline, account, text } of empty) {
-        const { userId } = await signIn(page, lab, account.email, account.password);
+        const { userId } = await signInAs(page, lab, account);
         await page.goto(`/for-testing-${discipline}/${userId}`);
         const message = page.locator('p.empty').filter({ hasText: 'There are no ongoing' });
         await expect(message).toBeVisible();
         // Quoted exactly, trailing space included.
         expect(await message.textContent()).toBe(text);
       }
-      await page.goto(`/test-results-molbio/${(await signIn(page, lab, lab.demo.molbiotester.email, lab.demo.molbiotester.password)).userId}`);
+      await page.goto(`/test-results-molbio/${(await signInAs(page, lab, lab.demo.molbiotester)).userId}`);
       await expect(page.getByRole('region', { name: 'For Release' })).toContainText('No requests for release at the moment.');
       await expect(page.getByRole('region', { name: 'Released' })).toContainText('No released requests at the moment.');
     });

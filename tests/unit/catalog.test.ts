@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANALYTES, DISCIPLINE_GROUPS, analytesOfGroup, findAnalyte, purposeLabel } from '../../server/domain/catalog.js';
+import { ANALYTES, DISCIPLINE_GROUPS, analytesOfGroup, catalogOrder, findAnalyte, purposeLabel } from '../../server/domain/catalog.js';
 
 describe('test catalog', () => {
   it('holds every analyte of the results groups once', () => {
@@ -22,6 +22,12 @@ describe('test catalog', () => {
     expect(findAnalyte('beta_agonists')?.reportName).toBe('betaAgonists');
     expect(findAnalyte('quinolones')?.price).toBe(375);
     expect(findAnalyte('nitrufuranAmoz')?.label).toBe('Nitrufuran AMOZ');
+  });
+
+  it('sorts tests in catalog order, unknown codes last', () => {
+    expect(['dog', 'unknown', 'betaLactams', 'standardPlateCount'].sort((a, b) => catalogOrder(a) - catalogOrder(b))).toEqual([
+      'standardPlateCount', 'betaLactams', 'dog', 'unknown',
+    ]);
   });
 
   it('maps the chemistry discipline to both chemical groups', () => {

@@ -7,6 +7,7 @@ import {
   limitToGroups,
   normalizeResult,
   parseWidePayload,
+  resultOf,
   toCombinedResult,
   toWideResults,
   type AnalysisRecord,
@@ -38,6 +39,15 @@ describe('wide result shapes', () => {
     const combined = toCombinedResult(1, rows);
     expect(combined).toMatchObject({ requestId: 1, completeMicrobio: true, completeMolBio: false, chemElisaTestResults: [] });
     expect(limitToGroups(combined, ['molBio'])).toMatchObject({ microbioTestResults: [], molBioTestResults: [expect.objectContaining({ dog: null })] });
+  });
+
+  it('reads one analyte back from a wide item, blank or unknown fields as null', () => {
+    const [first, second] = toWideResults('microbio', rows);
+    expect(resultOf(second, 'eColi')).toEqual({ value: '<10', remark: 'negative', analysisDate: '2026-03-10' });
+    expect(resultOf(first, 'eColi')).toEqual({ value: '40 cfu/g', remark: 'positive', analysisDate: null });
+    expect(resultOf(first, 'salmonellaSp')).toEqual({ value: null, remark: null, analysisDate: null });
+    expect(resultOf({ ...first, eColi: '  ', eColiRemarks: 'maybe', eColiAnalysisDate: '' }, 'eColi')).toEqual({ value: null, remark: null, analysisDate: null });
+    expect(resultOf(first, 'sampleId').value).toBeNull();
   });
 
   it('names the groups of ticked tests', () => {

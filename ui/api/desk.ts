@@ -3,25 +3,11 @@
  * as the spec's sequence has it), reject, release, control numbers, the lists awaiting release and
  * released, and the additional-information exchange of a request.
  */
-import type { Completion } from '../../server/domain/completion.js';
-import type { RequestView } from '../../server/domain/requestShape.js';
+import type { RequestWithResults } from '../../server/domain/completion.js';
+import type { RequestMessage } from '../../server/domain/requestMessages.js';
+import type { RequestView, RequestWithSamples } from '../../server/domain/requestShape.js';
 import type { RequestStatus } from '../../server/domain/requestStatus.js';
-import type { AnalysisRecord } from '../../server/domain/resultShape.js';
 import { getJson, getText, postJson, putJson, segment } from './http.js';
-import type { RequestDetail } from './requests.js';
-
-/** A request awaiting release: the request, its samples, completion per family and group, every result. */
-export type ReleaseCandidate = RequestDetail & Completion & { results: AnalysisRecord[] };
-
-export interface RequestMessage {
-  messageId: number;
-  requestId: number;
-  /** 'question' from the laboratory, 'reply' from the client. */
-  kind: 'question' | 'reply';
-  body: string;
-  /** ISO timestamp. */
-  createdAt: string;
-}
 
 /** GET requests/pending: oldest first. */
 export function listPendingRequests(signal?: AbortSignal): Promise<RequestView[]> {
@@ -29,8 +15,8 @@ export function listPendingRequests(signal?: AbortSignal): Promise<RequestView[]
 }
 
 /** GET requests/pendingrequest/{requestId}: the request with its flags and samples. */
-export function getPendingRequest(requestId: string | number, signal?: AbortSignal): Promise<RequestDetail> {
-  return getJson<RequestDetail>(`/requests/pendingrequest/${segment(requestId)}`, signal);
+export function getPendingRequest(requestId: string | number, signal?: AbortSignal): Promise<RequestWithSamples> {
+  return getJson<RequestWithSamples>(`/requests/pendingrequest/${segment(requestId)}`, signal);
 }
 
 /**
@@ -69,8 +55,8 @@ export async function getLastApprovedControlNumber(signal?: AbortSignal): Promis
 }
 
 /** GET requests/for-release: oldest first (testers get their discipline's requests and results). */
-export function listForRelease(signal?: AbortSignal): Promise<ReleaseCandidate[]> {
-  return getJson<ReleaseCandidate[]>('/requests/for-release', signal);
+export function listForRelease(signal?: AbortSignal): Promise<RequestWithResults[]> {
+  return getJson<RequestWithResults[]>('/requests/for-release', signal);
 }
 
 /** GET requests/released: last released first. */

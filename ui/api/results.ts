@@ -37,7 +37,10 @@ export function listRequestsIn(list: 'for-release' | 'released', signal?: AbortS
   return getJson<ListedRequest[]>(`/requests/${list}`, signal);
 }
 
-/** GET getResult/{requestId}: the combined result, with a tester's own groups filled in. */
-export function getCombinedResult(requestId: number, signal?: AbortSignal): Promise<CombinedResult> {
+/**
+ * GET getResult/{requestId}: the combined result. A tester gets its own groups filled in; a client
+ * is refused until the request is released.
+ */
+export function getCombinedResult(requestId: string | number, signal?: AbortSignal): Promise<CombinedResult> {
   return getJson<CombinedResult>(`/getResult/${segment(requestId)}`, signal);
 }

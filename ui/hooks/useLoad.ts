@@ -26,6 +26,19 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>): Loaded<T>
   return done?.load === load ? done.result : { status: 'loading' };
 }
 
+/**
+ * `call`, with its failure written to the console (unless the screen aborted it) and passed on: for
+ * the lists that SPEC section 8 only logs when they fail, leaving the screen empty.
+ */
+export async function logFailure<T>(what: string, signal: AbortSignal, call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (!signal.aborted) console.error(what, error);
+    throw error;
+  }
+}
+
 /** What to tell the user about a failed call: the server's message, or that it could not be reached. */
 export function failureText(error: unknown): string {
   return isApiError(error) ? error.message : 'Could not reach the server. Please check your connection and try again.';

@@ -5,10 +5,11 @@
 import { z } from 'zod';
 import { DISCIPLINE_GROUPS, type Group } from '../../domain/catalog.js';
 import { can } from '../../domain/policies.js';
+import { MESSAGE_MAX_LENGTH } from '../../domain/requestMessages.js';
 import { disciplineOf } from '../../domain/roles.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { controlNumberOf, lastApprovedControlNumber, listDeskRequests, listRequestsWithResults } from '../../services/requests/desk.js';
-import { listRequestMessages, MESSAGE_MAX_LENGTH, postRequestMessage } from '../../services/requests/messages.js';
+import { listRequestMessages, postRequestMessage } from '../../services/requests/messages.js';
 import { findRequest, withSamples } from '../../services/requests/read.js';
 import { approveRequest, readRequestHead, rejectRequest, releaseRequest, type DeskDeps } from '../../services/requests/transitions.js';
 import { parseInput } from '../../validation.js';

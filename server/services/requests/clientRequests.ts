@@ -1,13 +1,7 @@
 // Reads behind the client screens: the track list and the owner of a request (for access checks).
 import type { Knex } from 'knex';
+import type { ClientRequestRow } from '../../domain/requestShape.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
-
-export interface ClientRequestRow {
-  requestId: number;
-  controlNumber: string | null;
-  submissionDate: string;
-  requestStatus: RequestStatus;
-}
 
 /** A client's requests, newest first (one query on the (client, submission date) index). */
 export async function listClientRequests(db: Knex | Knex.Transaction, clientUserId: number): Promise<ClientRequestRow[]> {

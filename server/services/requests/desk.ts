@@ -2,13 +2,13 @@
 // and per-family completion, released requests, control numbers. Each list costs a fixed number of
 // queries. Used by the API and by `labctl requests list`.
 import type { Knex } from 'knex';
-import { ANALYTES, analytesOfGroup, type Group } from '../../domain/catalog.js';
-import { completionOf, type Completion } from '../../domain/completion.js';
+import { analytesOfGroup, catalogOrder, type Group } from '../../domain/catalog.js';
+import { completionOf, type RequestWithResults } from '../../domain/completion.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
 import { notFound } from '../../errors.js';
 import type { AnalysisRecord } from '../../domain/resultShape.js';
 import { analysesOf } from '../results/read.js';
-import { listRequests, withSamples, type RequestView, type RequestWithSamples } from './read.js';
+import { listRequests, withSamples, type RequestView } from './read.js';
 
 export interface ListOptions {
   /** Only requests in this status (all statuses when left out). */
@@ -39,10 +39,6 @@ export function listDeskRequests(db: Knex, options: ListOptions = {}): Promise<R
   return listRequests(db, chooser(db, options));
 }
 
-export type RequestWithResults = RequestWithSamples & Completion & { results: AnalysisRecord[] };
-
-const CATALOG_ORDER = new Map(ANALYTES.map((a, i) => [a.code, i]));
-
 /**
  * Requests with their samples, their per-family and per-group completion and their results (by
  * sample, in catalog order): a fixed number of queries whatever the number of requests. With
@@ -54,7 +50,7 @@ export async function listRequestsWithResults(db: Knex, options: ListOptions): P
   for (const a of await analysesOf(db, requests.map((r) => r.requestId))) byRequest.get(a.requestId)?.push(a);
   return requests.map((request) => {
     const all = (byRequest.get(request.requestId) ?? []).sort(
-      (a, b) => a.samplePosition - b.samplePosition || (CATALOG_ORDER.get(a.testCode) ?? 99) - (CATALOG_ORDER.get(b.testCode) ?? 99),
+      (a, b) => a.samplePosition - b.samplePosition || catalogOrder(a.testCode) - catalogOrder(b.testCode),
     );
     const results = options.groups ? all.filter((a) => options.groups!.includes(a.group)) : all;
     return { ...request, ...completionOf(all), results };

@@ -5,24 +5,12 @@ import type { Knex } from 'knex';
 import { isoNow } from '../../clock.js';
 import { inTransaction } from '../../db/transaction.js';
 import { can, type Actor } from '../../domain/policies.js';
+import type { MessageKind, RequestMessage } from '../../domain/requestMessages.js';
 import { STATUS_DISPLAY } from '../../domain/requestStatus.js';
 import { conflict, forbidden } from '../../errors.js';
 import { informationRequestMail, sendQuietly } from '../../mail/requestMails.js';
 import { recordAudit } from '../audit.js';
 import { readRequestHead, type AuditMeta, type DeskDeps, type RequestHead } from './transitions.js';
-
-export type MessageKind = 'question' | 'reply';
-
-export interface RequestMessage {
-  messageId: number;
-  requestId: number;
-  /** 'question' from the laboratory staff, 'reply' from the client. */
-  kind: MessageKind;
-  body: string;
-  createdAt: string;
-}
-
-export const MESSAGE_MAX_LENGTH = 2000;
 
 async function readableHead(db: Knex, actor: Actor, requestId: number): Promise<RequestHead> {
   const head = await readRequestHead(db, requestId);

@@ -1,20 +1,17 @@
 // Reading requests in the "as read" shape. A list costs a fixed number of queries (requests, their
 // tests, optionally their samples), never one per row.
 import type { Knex } from 'knex';
-import { ANALYTES } from '../../domain/catalog.js';
-import { presentRequest, type RequestRecord, type RequestView } from '../../domain/requestShape.js';
+import { catalogOrder } from '../../domain/catalog.js';
+import {
+  presentRequest,
+  type RequestRecord,
+  type RequestView,
+  type RequestWithSamples,
+  type SampleRecord,
+} from '../../domain/requestShape.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
 
-export interface SampleRecord {
-  sampleId: number;
-  position: number;
-  sampleTypeDescription: string;
-}
-
-export type { RequestView };
-export type RequestWithSamples = RequestView & { samples: SampleRecord[] };
-
-const CATALOG_ORDER = new Map(ANALYTES.map((a, i) => [a.code, i]));
+export type { RequestView, RequestWithSamples, SampleRecord };
 
 interface RequestRow {
   id: number;
@@ -69,7 +66,7 @@ function toRecord(row: RequestRow, tests: string[]): RequestRecord {
     gramNegativeAstText: row.gram_negative_ast,
     estimatedFee: Number(row.estimated_fee),
     dueDate: row.due_date,
-    tests: [...tests].sort((a, b) => (CATALOG_ORDER.get(a) ?? 99) - (CATALOG_ORDER.get(b) ?? 99)),
+    tests: [...tests].sort((a, b) => catalogOrder(a) - catalogOrder(b)),
   };
 }
 

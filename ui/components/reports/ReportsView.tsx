@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import type { Group } from '../../../server/domain/catalog.js';
 import { monthTotal, reportCsv, reportMonths, REPORT_PATHS, REPORT_TITLES } from '../../../server/domain/reportShape.js';
-import { failureText } from '../../hooks/useLoad.js';
 import '../../styles/reports.css';
+import { LoadStatus } from '../LoadStatus.js';
 import { downloadText } from './downloadText.js';
 import { MonthlyChart } from './MonthlyChart.js';
 import { ReportTable } from './ReportTable.js';
@@ -27,12 +27,7 @@ export function ReportsView({ groups }: ReportsViewProps) {
   return (
     <div className="reports">
       <YearPicker year={year} onChange={setYear} />
-      {state.status === 'loading' && <p role="status">Loading...</p>}
-      {state.status === 'error' && (
-        <p className="form-error" role="alert">
-          {failureText(state.error)}
-        </p>
-      )}
+      <LoadStatus state={state} />
       {state.status === 'ready' &&
         groups.map((group) => {
           const report = state.data[group];

@@ -1,6 +1,7 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
+import { MESSAGE_MAX_LENGTH, type RequestMessage } from '../../../server/domain/requestMessages.js';
 import type { RequestStatus } from '../../../server/domain/requestStatus.js';
-import { listRequestMessages, postRequestMessage, type RequestMessage } from '../../api/desk.js';
+import { listRequestMessages, postRequestMessage } from '../../api/desk.js';
 import { failureText, useLoad } from '../../hooks/useLoad.js';
 import { useSession } from '../../session.js';
 import '../../styles/staff.css';
@@ -78,7 +79,7 @@ export function RequestMessages({ requestId, requestStatus }: RequestMessagesPro
         <form className="form message-reply" onSubmit={send}>
           <div className="field">
             <label htmlFor={`${id}-reply`}>Your reply</label>
-            <textarea id={`${id}-reply`} value={reply} maxLength={2000} onChange={(e) => setReply(e.target.value)} />
+            <textarea id={`${id}-reply`} value={reply} maxLength={MESSAGE_MAX_LENGTH} onChange={(e) => setReply(e.target.value)} />
           </div>
           <div>
             <button type="submit" className="button button-primary" disabled={busy}>

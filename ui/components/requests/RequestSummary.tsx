@@ -1,10 +1,9 @@
 import { useId } from 'react';
 import { analytesOfGroup, GROUP_SECTION_TITLES } from '../../../server/domain/catalog.js';
-import { formatContactNumber } from '../../../server/domain/accountRules.js';
-import type { RequestView } from '../../../server/domain/requestShape.js';
+import type { RequestView, SampleRecord } from '../../../server/domain/requestShape.js';
 import { STATUS_DISPLAY } from '../../../server/domain/requestStatus.js';
 import { groupsOfTests } from '../../../server/domain/resultShape.js';
-import type { RequestSample } from '../../api/requests.js';
+import { ContactDetails } from './ContactDetails.js';
 import { DetailList } from './DetailList.js';
 import { formatDay, formatTimestampDay, php, purposeText } from './format.js';
 
@@ -12,7 +11,7 @@ export interface RequestSummaryProps {
   /** The request as read (GET requests/detail/{id} or the desk's own read). */
   request: RequestView;
   /** Its samples in row order; undefined while they load. */
-  samples?: readonly RequestSample[];
+  samples?: readonly SampleRecord[];
 }
 
 /**
@@ -41,16 +40,7 @@ export function RequestSummary({ request, samples }: RequestSummaryProps) {
 
       <section aria-labelledby={`${id}-client`}>
         <h2 id={`${id}-client`}>Client</h2>
-        <DetailList
-          items={[
-            ['Username', r.representativeName],
-            ['Contact Number', formatContactNumber(r.contactNumber) || r.contactNumber],
-            ['Email Address', r.emailAddress],
-            ['Company Name', r.companyName],
-            ['Client Classification', r.clientClassification],
-            ['LTO Number', r.ltoNumber],
-          ]}
-        />
+        <ContactDetails contact={r} />
       </section>
 
       <section aria-labelledby={`${id}-purpose`}>

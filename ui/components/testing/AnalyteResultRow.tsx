@@ -32,7 +32,7 @@ export function AnalyteResultRow({ label, sampleNumber, draft, onChange }: Analy
       </label>
       <input
         id={`${id}-value`}
-        className="analyte-value"
+        className="analyte-value text-input"
         type="text"
         autoComplete="off"
         maxLength={MAX_RESULT_LENGTH}
@@ -59,7 +59,7 @@ export function AnalyteResultRow({ label, sampleNumber, draft, onChange }: Analy
       </label>
       <input
         id={`${id}-date`}
-        className="analyte-date"
+        className="analyte-date text-input"
         type="date"
         value={draft.analysisDate}
         onChange={(e) => onChange({ ...draft, analysisDate: e.target.value })}

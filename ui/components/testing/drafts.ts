@@ -3,7 +3,14 @@
  * section 5: only analytes with a value are sent, a missing remark as '', a missing date as null.
  */
 import { analytesOfGroup, DISCIPLINE_GROUPS, type Group } from '../../../server/domain/catalog.js';
-import { analysisDateKey, remarksKey, type ForTestingRequest, type Remark, type WideResult } from '../../../server/domain/resultShape.js';
+import {
+  analysisDateKey,
+  remarksKey,
+  resultOf,
+  type ForTestingRequest,
+  type Remark,
+  type WideResult,
+} from '../../../server/domain/resultShape.js';
 import type { Discipline } from '../../../server/domain/roles.js';
 import type { GroupPayload } from '../../api/results.js';
 
@@ -24,15 +31,10 @@ export const draftKey = (sampleId: number, code: string) => `${sampleId}:${code}
 export function draftsFromResults(lists: readonly WideResult[][]): Record<string, ResultDraft> {
   const drafts: Record<string, ResultDraft> = {};
   for (const item of lists.flat()) {
-    for (const [key, value] of Object.entries(item)) {
-      if (typeof value !== 'string' || key.endsWith('Remarks') || key.endsWith('AnalysisDate')) continue;
-      const remark = item[remarksKey(key)];
-      const date = item[analysisDateKey(key)];
-      drafts[draftKey(item.sampleId, key)] = {
-        value,
-        remark: remark === 'positive' || remark === 'negative' ? remark : '',
-        analysisDate: typeof date === 'string' ? date : '',
-      };
+    for (const key of Object.keys(item)) {
+      if (key.endsWith('Remarks') || key.endsWith('AnalysisDate')) continue;
+      const { value, remark, analysisDate } = resultOf(item, key);
+      if (value !== null) drafts[draftKey(item.sampleId, key)] = { value, remark: remark ?? '', analysisDate: analysisDate ?? '' };
     }
   }
   return drafts;

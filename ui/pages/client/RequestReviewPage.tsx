@@ -1,12 +1,13 @@
 import { useCallback } from 'react';
 import { useParams } from 'react-router-dom';
 import { getRequestDetail } from '../../api/requests.js';
+import { LoadStatus } from '../../components/LoadStatus.js';
 import { NavButton } from '../../components/NavButton.js';
 import { Page } from '../../components/Page.js';
 import { BackArrow } from '../../components/requests/BackArrow.js';
 import { RequestMessages } from '../../components/requests/RequestMessages.js';
 import { RequestSummary } from '../../components/requests/RequestSummary.js';
-import { failureText, useLoad } from '../../hooks/useLoad.js';
+import { useLoad } from '../../hooks/useLoad.js';
 import '../../styles/client.css';
 
 /** /request-review/{userId}/{requestId}: the client's own request, read-only (DESIGN.md section 10). */
@@ -18,12 +19,7 @@ export function RequestReviewPage() {
   return (
     <Page title="Request Review" width="wide">
       <BackArrow to={back} label="My requests" />
-      {state.status === 'error' && (
-        <p className="form-error" role="alert">
-          {failureText(state.error)}
-        </p>
-      )}
-      {state.status === 'loading' && <p role="status">Loading sample inputs...</p>}
+      <LoadStatus state={state} loading="Loading sample inputs..." />
       {state.status === 'ready' && (
         <>
           <RequestSummary request={state.data} samples={state.data.samples} />

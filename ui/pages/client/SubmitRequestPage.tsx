@@ -1,6 +1,6 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { formatContactNumber } from '../../../server/domain/accountRules.js';
+import type { ClientProfile } from '../../../server/domain/clientProfile.js';
 import { ANALYTES, PURPOSES, purposeLabel, SAMPLE_CATEGORIES } from '../../../server/domain/catalog.js';
 import {
   buildSubmitPayload,
@@ -9,9 +9,10 @@ import {
   type SubmitRequestForm,
 } from '../../../server/domain/requestPayload.js';
 import { isApiError } from '../../api/http.js';
-import { getClientProfile, submitRequest, type ClientProfile } from '../../api/requests.js';
+import { getClientProfile, submitRequest } from '../../api/requests.js';
 import { Page } from '../../components/Page.js';
-import { DetailList } from '../../components/requests/DetailList.js';
+import { RadioChoices } from '../../components/RadioChoices.js';
+import { ContactDetails, type Contact } from '../../components/requests/ContactDetails.js';
 import { FeeEstimate } from '../../components/requests/FeeEstimate.js';
 import { SampleRows } from '../../components/requests/SampleRows.js';
 import { TestSelection, type GramField } from '../../components/requests/TestSelection.js';
@@ -20,10 +21,7 @@ import { failureText, useLoad } from '../../hooks/useLoad.js';
 import { LAB_SHORT_NAME } from '../../labName.js';
 import '../../styles/client.css';
 
-type ContactFields = Pick<
-  SubmitRequestForm,
-  'representativeName' | 'contactNumber' | 'emailAddress' | 'companyName' | 'clientClassification' | 'ltoNumber'
->;
+type ContactFields = Pick<SubmitRequestForm, keyof Contact>;
 /** What the client fills in; the contact fields come from the profile. */
 type RequestFields = Omit<SubmitRequestForm, keyof ContactFields>;
 
@@ -111,35 +109,19 @@ export function SubmitRequestPage() {
               Your client information could not be loaded: {failureText(profile.error)}
             </p>
           )}
-          <DetailList
-            items={[
-              ['Username', contact.representativeName],
-              ['Contact Number', formatContactNumber(contact.contactNumber) || contact.contactNumber],
-              ['Email Address', contact.emailAddress],
-              ['Company Name', contact.companyName],
-              ['Client Classification', contact.clientClassification],
-              ['LTO Number', contact.ltoNumber],
-            ]}
-          />
+          <ContactDetails contact={contact} />
         </section>
 
         <form className="request-form" onSubmit={onSubmit} noValidate>
           <fieldset className="form-section">
             <legend>1 Purpose of Testing</legend>
-            <div className="choice-list">
-              {PURPOSES.map((purpose) => (
-                <label key={purpose} className="choice">
-                  <input
-                    type="radio"
-                    name="testingPurpose"
-                    value={purpose}
-                    checked={fields.testingPurpose === purpose}
-                    onChange={() => set('testingPurpose', purpose)}
-                  />
-                  {purposeLabel(purpose, LAB_SHORT_NAME)}
-                </label>
-              ))}
-            </div>
+            <RadioChoices
+              name="testingPurpose"
+              options={PURPOSES}
+              value={fields.testingPurpose}
+              onChange={(purpose) => set('testingPurpose', purpose)}
+              label={(purpose) => purposeLabel(purpose, LAB_SHORT_NAME)}
+            />
             {fields.testingPurpose === 'Others' && (
               <TextField
                 label="Specify other purpose"
@@ -153,20 +135,12 @@ export function SubmitRequestPage() {
 
           <fieldset className="form-section">
             <legend>2 Sample Category</legend>
-            <div className="choice-list">
-              {SAMPLE_CATEGORIES.map((category) => (
-                <label key={category} className="choice">
-                  <input
-                    type="radio"
-                    name="sampleCategory"
-                    value={category}
-                    checked={fields.sampleCategory === category}
-                    onChange={() => set('sampleCategory', category)}
-                  />
-                  {category}
-                </label>
-              ))}
-            </div>
+            <RadioChoices
+              name="sampleCategory"
+              options={SAMPLE_CATEGORIES}
+              value={fields.sampleCategory}
+              onChange={(category) => set('sampleCategory', category)}
+            />
           </fieldset>
 
           <fieldset className="form-section">

@@ -1,15 +1,16 @@
 import { useCallback } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import type { ClientRequestRow } from '../../../server/domain/requestShape.js';
 import { STATUS_DISPLAY } from '../../../server/domain/requestStatus.js';
-import { listClientRequests, type ClientRequestSummary } from '../../api/requests.js';
+import { listClientRequests } from '../../api/requests.js';
+import { DragScrollList } from '../../components/DragScrollList.js';
 import { Page } from '../../components/Page.js';
 import { formatTimestampDay } from '../../components/requests/format.js';
-import { useDragScroll } from '../../hooks/useDragScroll.js';
-import { useLoad } from '../../hooks/useLoad.js';
+import { logFailure, useLoad } from '../../hooks/useLoad.js';
 import '../../styles/client.css';
 
 /** A RELEASED request opens its results, any other its review (SPEC section 2). */
-function targetOf(userId: string, r: ClientRequestSummary): string {
+function targetOf(userId: string, r: ClientRequestRow): string {
   return r.requestStatus === 'RELEASED' ? `/request-results/${userId}/${r.requestId}` : `/request-review/${userId}/${r.requestId}`;
 }
 
@@ -17,15 +18,9 @@ function targetOf(userId: string, r: ClientRequestSummary): string {
 export function TrackMyRequestPage() {
   const { userId = '' } = useParams();
   const navigate = useNavigate();
-  const dragRef = useDragScroll<HTMLDivElement>();
   const state = useLoad(
     useCallback(
-      (signal: AbortSignal) =>
-        listClientRequests(userId, signal).catch((error: unknown) => {
-          // SPEC section 8: a failed list is only logged; the screen stays empty.
-          if (!signal.aborted) console.error('Could not load the requests', error);
-          throw error;
-        }),
+      (signal: AbortSignal) => logFailure('Could not load the requests', signal, listClientRequests(userId, signal)),
       [userId],
     ),
   );
@@ -33,7 +28,7 @@ export function TrackMyRequestPage() {
 
   return (
     <Page title="Track My Request" note="Drag the sides of the container to scroll!" width="wide">
-      <div ref={dragRef} className="table-wrap drag-scroll track-list">
+      <DragScrollList className="track-list" state={state} rows={requests.length} empty="You have no ongoing requests and results.">
         <table>
           <thead>
             <tr>
@@ -69,13 +64,7 @@ export function TrackMyRequestPage() {
             ))}
           </tbody>
         </table>
-        {state.status === 'loading' && (
-          <p className="empty" role="status">
-            Loading...
-          </p>
-        )}
-        {state.status === 'ready' && requests.length === 0 && <p className="empty">You have no ongoing requests and results.</p>}
-      </div>
+      </DragScrollList>
     </Page>
   );
 }

@@ -1,60 +1,14 @@
 import { useCallback, useId, useState } from 'react';
-import { findAnalyte, FAMILY_LABELS } from '../../../server/domain/catalog.js';
-import { FAMILY_COMPLETION_KEY } from '../../../server/domain/completion.js';
+import { FAMILY_LABELS } from '../../../server/domain/catalog.js';
+import { FAMILY_COMPLETION_KEY, type RequestWithResults } from '../../../server/domain/completion.js';
 import { familiesOf } from '../../../server/domain/requestShape.js';
-import { listForRelease, rejectRequest, releaseRequest, type ReleaseCandidate } from '../../api/desk.js';
+import { listForRelease, rejectRequest, releaseRequest } from '../../api/desk.js';
+import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
-import { formatDay } from '../../components/requests/format.js';
-import { failureText, useLoad } from '../../hooks/useLoad.js';
+import { SampleResults } from '../../components/requests/SampleResults.js';
+import { useLoad } from '../../hooks/useLoad.js';
 import '../../styles/client.css';
 import '../../styles/staff.css';
-
-function Remark({ value }: { value: 'positive' | 'negative' | null }) {
-  if (!value) return <>—</>;
-  return <span className={`remark remark-${value}`}>{value === 'positive' ? 'Positive' : 'Negative'}</span>;
-}
-
-/** Every result of the request, one table per sample. */
-function Results({ request }: { request: ReleaseCandidate }) {
-  return (
-    <>
-      {request.samples.map((sample) => {
-        const results = request.results.filter((a) => a.sampleId === sample.sampleId);
-        return (
-          <div key={sample.sampleId} className="result-sample">
-            <h3 className="break-anywhere">
-              Sample {sample.position}: {sample.sampleTypeDescription}
-            </h3>
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Test</th>
-                    <th scope="col">Result</th>
-                    <th scope="col">Remark</th>
-                    <th scope="col">Analysis Date</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {results.map((a) => (
-                    <tr key={a.testCode}>
-                      <th scope="row">{findAnalyte(a.testCode)?.label ?? a.testCode}</th>
-                      <td className="break-anywhere">{a.value ?? '—'}</td>
-                      <td>
-                        <Remark value={a.remark} />
-                      </td>
-                      <td>{formatDay(a.analysisDate) ?? '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </div>
-        );
-      })}
-    </>
-  );
-}
 
 /** /for-release/{userId}: requests with complete results, to release to the client (or reject). */
 export function ForReleasePage() {
@@ -73,7 +27,7 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
   const [open, setOpen] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
 
-  async function act(request: ReleaseCandidate, action: 'release' | 'reject') {
+  async function act(request: RequestWithResults, action: 'release' | 'reject') {
     const number = request.controlNumber ?? `request ${request.requestId}`;
     const question =
       action === 'release' ? `Release the results of ${number} to the client?` : `Reject ${number}? The client will be told.`;
@@ -93,12 +47,7 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
 
   return (
     <>
-      {state.status === 'loading' && <p role="status">Loading...</p>}
-      {state.status === 'error' && (
-        <p className="form-error" role="alert">
-          {failureText(state.error)}
-        </p>
-      )}
+      <LoadStatus state={state} />
       {state.status === 'ready' && state.data.length === 0 && <p className="empty">There are no requests for release at the moment.</p>}
       {state.status === 'ready' && state.data.length > 0 && (
         <ul className="release-list">
@@ -136,13 +85,21 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
                     <button type="button" className="button button-primary" disabled={busy} onClick={() => void act(r, 'release')}>
                       Release
                     </button>
-                    <button type="button" className="button button-reject" disabled={busy} onClick={() => void act(r, 'reject')}>
+                    <button type="button" className="button button-negative" disabled={busy} onClick={() => void act(r, 'reject')}>
                       Reject
                     </button>
                   </div>
                 </div>
                 <div id={panel} className="release-results" hidden={!expanded}>
-                  {expanded && <Results request={r} />}
+                  {expanded &&
+                    r.samples.map((sample) => (
+                      <SampleResults
+                        key={sample.sampleId}
+                        position={sample.position}
+                        description={sample.sampleTypeDescription}
+                        results={r.results.filter((a) => a.sampleId === sample.sampleId)}
+                      />
+                    ))}
                 </div>
               </li>
             );

@@ -3,9 +3,10 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { FAMILY_LABELS } from '../../../server/domain/catalog.js';
 import { familiesOf } from '../../../server/domain/requestShape.js';
 import { listPendingRequests } from '../../api/desk.js';
+import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
 import { formatTimestampDay } from '../../components/requests/format.js';
-import { failureText, useLoad } from '../../hooks/useLoad.js';
+import { useLoad } from '../../hooks/useLoad.js';
 import '../../styles/staff.css';
 
 /** /pending-requests/{userId}: requests waiting for review, oldest first; a row opens its details. */
@@ -17,12 +18,7 @@ export function PendingRequestsPage() {
 
   return (
     <Page title="Pending Requests" note="Requests waiting for review, oldest first." width="wide">
-      {state.status === 'loading' && <p role="status">Loading...</p>}
-      {state.status === 'error' && (
-        <p className="form-error" role="alert">
-          {failureText(state.error)}
-        </p>
-      )}
+      <LoadStatus state={state} />
       {state.status === 'ready' && state.data.length === 0 && <p className="empty">There are no pending requests as of the moment.</p>}
       {state.status === 'ready' && state.data.length > 0 && (
         <div className="table-wrap">

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
+import { MESSAGE_MAX_LENGTH } from '../../../server/domain/requestMessages.js';
 import { postRequestMessage } from '../../api/desk.js';
 import { Page } from '../../components/Page.js';
 import { BackArrow } from '../../components/requests/BackArrow.js';
@@ -45,7 +46,7 @@ export function RequestAdditionalInfoPage() {
             id={`${id}-comment`}
             placeholder="Enter additional information"
             value={comment}
-            maxLength={2000}
+            maxLength={MESSAGE_MAX_LENGTH}
             onChange={(e) => setComment(e.target.value)}
           />
         </div>

@@ -1,11 +1,12 @@
 import { useCallback, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { approveRequest, getPendingRequest, rejectRequest } from '../../api/desk.js';
+import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
 import { BackArrow } from '../../components/requests/BackArrow.js';
 import { RequestMessages } from '../../components/requests/RequestMessages.js';
 import { RequestSummary } from '../../components/requests/RequestSummary.js';
-import { failureText, useLoad } from '../../hooks/useLoad.js';
+import { useLoad } from '../../hooks/useLoad.js';
 import '../../styles/client.css';
 import '../../styles/staff.css';
 
@@ -46,12 +47,7 @@ export function RequestDetailsPage() {
     <Page title="Request Details" width="wide">
       <BackArrow to={`/pending-requests/${userId}`} label="Pending Requests" />
       <p className="muted">Press the back arrow to go the pending requests page!</p>
-      {state.status === 'loading' && <p role="status">Loading...</p>}
-      {state.status === 'error' && (
-        <p className="form-error" role="alert">
-          {failureText(state.error)}
-        </p>
-      )}
+      <LoadStatus state={state} />
       {state.status === 'ready' && (
         <>
           <RequestSummary request={state.data} samples={state.data.samples} />
@@ -61,7 +57,7 @@ export function RequestDetailsPage() {
               <button type="button" className="button button-primary" disabled={busy} onClick={() => void approve()}>
                 Approve
               </button>
-              <button type="button" className="button button-reject" disabled={busy} onClick={() => void reject()}>
+              <button type="button" className="button button-negative" disabled={busy} onClick={() => void reject()}>
                 Reject
               </button>
               <Link className="button button-secondary" to={`/request-additional-info/${userId}/${requestId}`}>

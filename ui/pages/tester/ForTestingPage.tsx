@@ -3,13 +3,13 @@ import type { Group } from '../../../server/domain/catalog.js';
 import { DISCIPLINE_GROUPS } from '../../../server/domain/catalog.js';
 import { canOpenTestPanel, NO_PERMISSION_MESSAGE, type Discipline } from '../../../server/domain/roles.js';
 import { listForTesting, listGroupResults, saveGroupResults, type ForTestingRequest } from '../../api/results.js';
+import { DragScrollList } from '../../components/DragScrollList.js';
 import { Page } from '../../components/Page.js';
 import { draftsFromResults, groupsToTest, payloadFor, type ResultDraft } from '../../components/testing/drafts.js';
 import { SampleInfoPanel } from '../../components/testing/SampleInfoPanel.js';
 import { TestEntryPanel } from '../../components/testing/TestEntryPanel.js';
 import { DISCIPLINE_INFO } from '../../disciplines.js';
-import { useDragScroll } from '../../hooks/useDragScroll.js';
-import { failureText, useLoad } from '../../hooks/useLoad.js';
+import { failureText, logFailure, useLoad } from '../../hooks/useLoad.js';
 import { useSession } from '../../session.js';
 import '../../styles/testing.css';
 
@@ -48,22 +48,16 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
   const info = DISCIPLINE_INFO[discipline];
   const { user } = useSession();
   const mayEnter = canOpenTestPanel(user?.userType, discipline);
-  const dragRef = useDragScroll<HTMLDivElement>(DRAG_MULTIPLIER);
 
   const state = useLoad(
     useCallback(
       async (signal: AbortSignal): Promise<Loaded> => {
-        try {
-          const [requests, ...lists] = await Promise.all([
-            listForTesting(signal),
-            ...DISCIPLINE_GROUPS[discipline].map((g) => listGroupResults(g, signal)),
-          ]);
-          return { requests, stored: draftsFromResults(lists) };
-        } catch (error) {
-          // SPEC section 8: a failed list is only logged; the screen stays empty.
-          if (!signal.aborted) console.error('Could not load the requests for testing', error);
-          throw error;
-        }
+        const [requests, ...lists] = await logFailure(
+          'Could not load the requests for testing',
+          signal,
+          Promise.all([listForTesting(signal), ...DISCIPLINE_GROUPS[discipline].map((g) => listGroupResults(g, signal))]),
+        );
+        return { requests, stored: draftsFromResults(lists) };
       },
       [discipline],
     ),
@@ -123,7 +117,13 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
 
   return (
     <Page title="For Testing" documentTitle={`For Testing (${info.name})`} note="Drag the sides of the container to scroll!" width="wide">
-      <div ref={dragRef} className="table-wrap testing-scroll">
+      <DragScrollList
+        className="testing-list"
+        multiplier={DRAG_MULTIPLIER}
+        state={state}
+        rows={requests.length}
+        empty={EMPTY_LIST[discipline]}
+      >
         <table className="testing-table">
           <thead>
             <tr>
@@ -215,13 +215,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
             })}
           </tbody>
         </table>
-        {state.status === 'loading' && (
-          <p className="empty" role="status">
-            Loading...
-          </p>
-        )}
-        {state.status === 'ready' && requests.length === 0 && <p className="empty">{EMPTY_LIST[discipline]}</p>}
-      </div>
+      </DragScrollList>
     </Page>
   );
 }

@@ -4,7 +4,7 @@ import { listRequestsIn, type ListedRequest } from '../../api/results.js';
 import { Page } from '../../components/Page.js';
 import { ResultDetails } from '../../components/testing/ResultDetails.js';
 import { DISCIPLINE_INFO } from '../../disciplines.js';
-import { useLoad } from '../../hooks/useLoad.js';
+import { logFailure, useLoad } from '../../hooks/useLoad.js';
 import '../../styles/testing.css';
 
 type ListName = 'for-release' | 'released';
@@ -22,14 +22,12 @@ export function TestResultsPage({ discipline }: { discipline: Discipline }) {
   const info = DISCIPLINE_INFO[discipline];
   const state = useLoad(
     useCallback(async (signal: AbortSignal) => {
-      try {
-        const [forRelease, released] = await Promise.all([listRequestsIn('for-release', signal), listRequestsIn('released', signal)]);
-        return { 'for-release': forRelease, released } as Record<ListName, ListedRequest[]>;
-      } catch (error) {
-        // SPEC section 8: a failed list is only logged; the screen stays empty.
-        if (!signal.aborted) console.error('Could not load the result lists', error);
-        throw error;
-      }
+      const [forRelease, released] = await logFailure(
+        'Could not load the result lists',
+        signal,
+        Promise.all([listRequestsIn('for-release', signal), listRequestsIn('released', signal)]),
+      );
+      return { 'for-release': forRelease, released } as Record<ListName, ListedRequest[]>;
     }, []),
   );
   const [open, setOpen] = useState<string | null>(null);

@@ -1,0 +1,30 @@
+/** Checks every screen's tests make: the page fits its width, axe-core finds nothing wrong. */
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect } from './fixtures.js';
+
+export async function expectNoHorizontalScroll(page: Page) {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth, 'page is wider than the viewport').toBeLessThanOrEqual(clientWidth);
+}
+
+const IMPACTS = ['minor', 'moderate', 'serious', 'critical'];
+
+export interface AxeCheck {
+  /** Only violations of this impact or worse count (default: every violation counts). */
+  atLeast?: 'serious';
+  /** Scan the whole page rather than its main region. */
+  wholePage?: boolean;
+}
+
+/** An axe-core scan of the page's main region (or the whole page) finds no violation. */
+export async function expectNoAxeViolations(page: Page, { atLeast, wholePage = false }: AxeCheck = {}) {
+  const axe = new AxeBuilder({ page });
+  const { violations } = await (wholePage ? axe : axe.include('main')).analyze();
+  // A violation without a known impact always counts.
+  const counted = violations.filter((v) => !atLeast || IMPACTS.indexOf(v.impact ?? 'critical') >= IMPACTS.indexOf(atLeast));
+  expect(counted.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`)).toEqual([]);
+}

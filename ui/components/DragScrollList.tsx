@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import { useDragScroll } from '../hooks/useDragScroll.js';
+import type { Loaded } from '../hooks/useLoad.js';
+
+export interface DragScrollListProps {
+  /** The screen's own class (its height). */
+  className: string;
+  /** Pointer movement times this is how far the list scrolls. */
+  multiplier?: number;
+  /** The list's load: 'Loading...' shows beneath the table meanwhile. */
+  state: Loaded<unknown>;
+  /** How many rows the table has: with none once loaded, `empty` shows beneath it. */
+  rows: number;
+  empty: string;
+  /** The table. */
+  children: ReactNode;
+}
+
+/**
+ * A list that scrolls inside its box by wheel or by mouse drag (the screens' hint: 'Drag the sides
+ * of the container to scroll!'), with 'Loading...' or its empty message beneath the table. A failed
+ * load shows nothing here: those screens only log it (SPEC section 8).
+ */
+export function DragScrollList({ className, multiplier, state, rows, empty, children }: DragScrollListProps) {
+  const dragRef = useDragScroll<HTMLDivElement>(multiplier);
+  return (
+    <div ref={dragRef} className={`table-wrap drag-scroll ${className}`}>
+      {children}
+      {state.status === 'loading' && (
+        <p className="empty" role="status">
+          Loading...
+        </p>
+      )}
+      {state.status === 'ready' && rows === 0 && <p className="empty">{empty}</p>}
+    </div>
+  );
+}

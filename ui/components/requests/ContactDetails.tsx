@@ -1,0 +1,24 @@
+import { formatContactNumber } from '../../../server/domain/accountRules.js';
+import type { RequestRecord } from '../../../server/domain/requestShape.js';
+import { DetailList } from './DetailList.js';
+
+export type Contact = Pick<
+  RequestRecord,
+  'representativeName' | 'contactNumber' | 'emailAddress' | 'companyName' | 'clientClassification' | 'ltoNumber'
+>;
+
+/** The client's contact details a request carries: on the submission form, and on the request as read. */
+export function ContactDetails({ contact }: { contact: Contact }) {
+  return (
+    <DetailList
+      items={[
+        ['Username', contact.representativeName],
+        ['Contact Number', formatContactNumber(contact.contactNumber) || contact.contactNumber],
+        ['Email Address', contact.emailAddress],
+        ['Company Name', contact.companyName],
+        ['Client Classification', contact.clientClassification],
+        ['LTO Number', contact.ltoNumber],
+      ]}
+    />
+  );
+}
