@@ -1,0 +1,112 @@
+import type { Command } from 'commander';
+import { analytesOfGroup, GROUPS, type Group } from '../../server/domain/catalog.js';
+import {
+  countsOf,
+  monthsOfYear,
+  monthTotal,
+  REPORT_TITLES,
+  REPORT_YEAR_MAX,
+  REPORT_YEAR_MIN,
+  reportCsv,
+  type GroupReport,
+  type PosNeg,
+} from '../../server/domain/reportShape.js';
+import { monthlyReport } from '../../server/services/reports.js';
+import { out, UsageError, withRuntime } from '../runtime.js';
+import { formatCount, type Column, type Row } from '../table.js';
+import { printTable } from '../terminal.js';
+
+/** --discipline values: the result groups as a person types them. */
+const DISCIPLINE_OPTIONS: Record<string, Group> = {
+  microbio: 'microbio',
+  'chem-microbial': 'chemMicrobial',
+  'chem-elisa': 'chemElisa',
+  molbio: 'molBio',
+};
+
+const FORMATS = ['table', 'csv', 'json'] as const;
+type Format = (typeof FORMATS)[number];
+
+interface MonthlyOptions {
+  year?: string;
+  discipline?: string;
+  format?: string;
+}
+
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const cell = (c: PosNeg) => `${formatCount(c.positive)}/${formatCount(c.negative)}`;
+const add = (a: PosNeg, b: PosNeg): PosNeg => ({ positive: a.positive + b.positive, negative: a.negative + b.negative });
+const ZERO: PosNeg = { positive: 0, negative: 0 };
+
+/**
+ * A report as a terminal table: one row per test and a total row, one column per month and a year
+ * total, each cell "positive/negative". (Tests as rows keep it narrow enough for a terminal.)
+ */
+function reportTable(group: Group, year: number, report: GroupReport): { columns: Column[]; rows: Row[] } {
+  const months = monthsOfYear(year);
+  const columns: Column[] = [{ header: 'Test' }, ...MONTH_NAMES.map((m) => ({ header: m, align: 'right' as const })), { header: 'Total', align: 'right' }];
+  const rows: Row[] = analytesOfGroup(group).map((a) => {
+    const cells = months.map((m) => countsOf(report, a, m));
+    return [a.label, ...cells.map(cell), cell(cells.reduce(add, ZERO))];
+  });
+  const totals = months.map((m) => monthTotal(report, group, m));
+  rows.push(['Total', ...totals.map(cell), cell(totals.reduce(add, ZERO))]);
+  return { columns, rows };
+}
+
+function parseOptions(opts: MonthlyOptions, currentYear: number): { year: number; groups: Group[]; format: Format } {
+  const year = opts.year === undefined ? currentYear : Number(opts.year);
+  if (!Number.isInteger(year) || year < REPORT_YEAR_MIN || year > REPORT_YEAR_MAX) {
+    throw new UsageError(`--year must be a year from ${REPORT_YEAR_MIN} to ${REPORT_YEAR_MAX} (got "${opts.year}").`);
+  }
+  let groups: Group[] = [...GROUPS];
+  if (opts.discipline !== undefined) {
+    const group = DISCIPLINE_OPTIONS[opts.discipline.toLowerCase()];
+    if (!group) throw new UsageError(`Unknown --discipline "${opts.discipline}": use one of ${Object.keys(DISCIPLINE_OPTIONS).join(', ')}.`);
+    groups = [group];
+  }
+  const format = (opts.format ?? 'table').toLowerCase() as Format;
+  if (!FORMATS.includes(format)) throw new UsageError(`Unknown --format "${opts.format}": use one of ${FORMATS.join(', ')}.`);
+  if (format === 'csv' && groups.length > 1) throw new UsageError('A CSV file holds one table: choose it with --discipline (microbio, chem-microbial, chem-elisa or molbio).');
+  return { year, groups, format };
+}
+
+async function monthlyCommand(opts: MonthlyOptions): Promise<void> {
+  await withRuntime(async (rt) => {
+    const { year, groups, format } = parseOptions(opts, rt.clock.now().getUTCFullYear());
+    const reports = new Map<Group, GroupReport>();
+    for (const group of groups) reports.set(group, await monthlyReport(rt.db, group, year));
+
+    if (format === 'csv') return void process.stdout.write(reportCsv(groups[0], reports.get(groups[0])!));
+    if (format === 'json') {
+      // One discipline: the API's body; all of them: keyed by --discipline value.
+      const byOption = Object.entries(DISCIPLINE_OPTIONS).filter(([, g]) => reports.has(g)).map(([name, g]) => [name, reports.get(g)]);
+      return out(JSON.stringify(groups.length === 1 ? reports.get(groups[0]) : Object.fromEntries(byOption)));
+    }
+    for (const [i, group] of groups.entries()) {
+      if (i > 0) out('');
+      await printTable({ title: `${REPORT_TITLES[group]} ${year} (positive/negative)`, ...reportTable(group, year, reports.get(group)!) });
+    }
+  });
+}
+
+export function registerReport(program: Command): void {
+  const report = program
+    .command('report')
+    .description('Print and export the monthly positive/negative statistics of the database pages')
+    .addHelpText('after', '\nExample:\n  $ labctl report monthly --year 2025 --discipline microbio --format csv > microbio-2025.csv');
+
+  report
+    .command('monthly')
+    .description('positive and negative counts per test and month of one year')
+    .option('-y, --year <year>', 'the year (default: the current year)')
+    .option('-d, --discipline <discipline>', `one table only: ${Object.keys(DISCIPLINE_OPTIONS).join(', ')} (default: all four)`)
+    .option('-f, --format <format>', 'table (Ink on a terminal, plain text otherwise), csv (one --discipline) or json', 'table')
+    .addHelpText(
+      'after',
+      '\nA result counts in the month of its analysis date (or of its saving when it has none); results of\nrejected requests do not count.\n' +
+        '\nExamples:\n  $ labctl report monthly\n  $ labctl report monthly --year 2025 --discipline chem-elisa\n' +
+        '  $ labctl report monthly --discipline molbio --format csv > molbio.csv\n  $ labctl report monthly --format json | jq .microbio',
+    )
+    .action(monthlyCommand);
+}

@@ -1,0 +1,207 @@
+import { createElement } from 'react';
+import type { Command } from 'commander';
+import type { Knex } from 'knex';
+import { ANALYTES, FAMILY_LABELS, findAnalyte, purposeLabel, REMARK_COLOURS, type Purpose } from '../../server/domain/catalog.js';
+import { completionOf, FAMILY_COMPLETION_KEY } from '../../server/domain/completion.js';
+import { formatPhp } from '../../server/domain/fees.js';
+import { can } from '../../server/domain/policies.js';
+import { familiesOf } from '../../server/domain/requestShape.js';
+import { applyTransition, REQUEST_STATUSES, STATUS_DISPLAY, type RequestStatus, type Transition } from '../../server/domain/requestStatus.js';
+import { listDeskRequests } from '../../server/services/requests/desk.js';
+import { findRequest, withSamples, type RequestView } from '../../server/services/requests/read.js';
+import { approveRequest, rejectRequest, releaseRequest, type DeskDeps } from '../../server/services/requests/transitions.js';
+import { analysesOf } from '../../server/services/results/read.js';
+import { actingAccount } from '../actor.js';
+import { AbortError, out, UsageError, withRuntime, type Runtime } from '../runtime.js';
+import { confirm, printTable, printViewOrText } from '../terminal.js';
+import { RequestDetails, requestDetailsText, type RequestDocument } from '../views/RequestDetails.js';
+
+/** What the desk says after each transition (SPEC section 8). */
+const DESK_MESSAGES = {
+  released: 'Request released successfully',
+  rejectedPending: 'Request rejected successfully!',
+  rejectedForRelease: 'Request has been rejected',
+} as const;
+
+const STATUS_COLOURS: Record<RequestStatus, string> = {
+  PENDING_REVIEW: 'yellow',
+  FOR_TESTING: 'cyan',
+  FOR_RELEASE: 'magenta',
+  RELEASED: 'green',
+  REJECTED: 'red',
+};
+
+/** 'for-release', 'FOR RELEASE' and 'for_release' all name FOR_RELEASE. */
+function parseStatus(text: string): RequestStatus {
+  const status = text.trim().toUpperCase().replace(/[\s-]+/g, '_');
+  if (!(REQUEST_STATUSES as readonly string[]).includes(status)) {
+    throw new UsageError(`Unknown status "${text}": use one of ${REQUEST_STATUSES.join(', ')}.`);
+  }
+  return status as RequestStatus;
+}
+
+/** A request named by its id (12) or its control number (2026-0012). */
+async function resolveRequest(db: Knex, ref: string): Promise<RequestView> {
+  const text = ref.trim();
+  if (/^[0-9]+$/.test(text)) {
+    const found = await findRequest(db, Number(text));
+    if (!found) throw new AbortError(`There is no request ${text}.`);
+    return found;
+  }
+  if (!/^[0-9]{4}-[0-9]+$/.test(text)) throw new UsageError(`"${ref}" is neither a request id (e.g. 12) nor a control number (e.g. 2026-0012).`);
+  const row = await db('requests').where('control_number', text).first('id');
+  if (!row) throw new AbortError(`No request has control number ${text}.`);
+  return (await findRequest(db, Number(row.id)))!;
+}
+
+const testsSelected = (r: RequestView) => familiesOf(r.tests).map((f) => FAMILY_LABELS[f]).join(', ');
+const describeRequest = (r: RequestView) => `request ${r.controlNumber ?? r.requestId} (${r.companyName}, ${STATUS_DISPLAY[r.requestStatus]})`;
+
+async function listCommand(opts: { status?: string; json?: boolean }): Promise<void> {
+  const status = opts.status === undefined ? undefined : parseStatus(opts.status);
+  await withRuntime(async (rt) => {
+    const requests = await listDeskRequests(rt.db, { status });
+    if (opts.json) return out(JSON.stringify(requests));
+    await printTable({
+      columns: [
+        { header: 'ID', align: 'right' }, { header: 'Control Number' }, { header: 'Status' }, { header: 'Submission Date' },
+        { header: 'Company' }, { header: 'Client Classification' }, { header: 'Tests Selected' },
+      ],
+      rows: requests.map((r) => [
+        String(r.requestId), r.controlNumber ?? '', STATUS_DISPLAY[r.requestStatus], r.submissionDate.slice(0, 10),
+        r.companyName, r.clientClassification, testsSelected(r),
+      ]),
+      cellColor: (row, column) => (column === 2 ? STATUS_COLOURS[requests[row].requestStatus] : undefined),
+      emptyText: status ? `There are no ${STATUS_DISPLAY[status]} requests.` : 'There are no requests.',
+    });
+  });
+}
+
+async function showCommand(ref: string, opts: { json?: boolean }): Promise<void> {
+  await withRuntime(async (rt) => {
+    const [request] = await withSamples(rt.db, [await resolveRequest(rt.db, ref)]);
+    const order = new Map(ANALYTES.map((a, i) => [a.code, i]));
+    const results = (await analysesOf(rt.db, [request.requestId])).sort(
+      (a, b) => a.samplePosition - b.samplePosition || order.get(a.testCode)! - order.get(b.testCode)!,
+    );
+    if (opts.json) return out(JSON.stringify({ ...request, results }));
+
+    const completion = completionOf(results);
+    const doc: RequestDocument = {
+      title: `Request ${request.requestId}${request.controlNumber ? `, Control Number: ${request.controlNumber}` : ''}`,
+      fields: [
+        ['Status', STATUS_DISPLAY[request.requestStatus]],
+        ['Submission Date', request.submissionDate.slice(0, 10)],
+        ['Company', `${request.companyName} (${request.clientClassification}${request.ltoNumber ? `, LTO ${request.ltoNumber}` : ''})`],
+        ['Representative', `${request.representativeName}, ${request.contactNumber}, ${request.emailAddress}`],
+        ['Purpose of Testing', request.otherTestingPurpose ?? purposeLabel(request.testingPurpose as Purpose, rt.config.labShortName)],
+        ['Sample Category', request.sampleCategory],
+        ['Lot/Batch No', request.lotBatchNo ?? ''],
+        ['Sample Source', request.sampleSource ?? ''],
+        ['Sampler Name', request.samplerName ?? ''],
+        ['Production / Expiry / Sampling', [request.productionDate, request.expiryDate, request.samplingDate].map((d) => d ?? '-').join(' / ')],
+        ['Tests', request.tests.map((code) => findAnalyte(code)?.label ?? code).join(', ')],
+        ['Estimated Fee', `PHP ${formatPhp(request.estimatedFee)}${request.dueDate ? `, expected by ${request.dueDate}` : ''}`],
+        ...(results.length
+          ? [['Completion', familiesOf(request.tests).map((f) => `${FAMILY_LABELS[f]} ${completion[FAMILY_COMPLETION_KEY[f]] ? 'Completed' : 'Pending'}`).join(', ')] as const]
+          : []),
+      ],
+      tables: [
+        {
+          title: 'Samples',
+          columns: [{ header: '#', align: 'right' }, { header: 'Sample Type Description' }],
+          rows: request.samples.map((s) => [String(s.position), s.sampleTypeDescription]),
+        },
+        {
+          title: 'Results',
+          columns: [{ header: '#', align: 'right' }, { header: 'Test' }, { header: 'Value' }, { header: 'Remark' }, { header: 'Analysis Date' }],
+          rows: results.map((a) => [String(a.samplePosition), findAnalyte(a.testCode)?.label ?? a.testCode, a.value ?? '', a.remark ?? '', a.analysisDate ?? '']),
+          cellColor: (row, column) => (column === 3 && results[row].remark ? REMARK_COLOURS[results[row].remark] : undefined),
+          emptyText: request.controlNumber ? 'No results yet.' : 'No analyses: the request has not been approved.',
+        },
+      ],
+    };
+    await printViewOrText(() => createElement(RequestDetails, { doc }), () => requestDetailsText(doc), { rows: results.length });
+  });
+}
+
+interface TransitionOptions {
+  as?: string;
+  yes?: boolean;
+  json?: boolean;
+}
+
+const ACTIONS = { approve: 'request:approve', reject: 'request:reject', release: 'request:release' } as const;
+
+async function transitionCommand(transition: Transition, ref: string, opts: TransitionOptions): Promise<void> {
+  await withRuntime(async (rt: Runtime) => {
+    const actor = await actingAccount(rt.db, opts.as, (a) => can(a, ACTIONS[transition]), `only staff and admin accounts may ${transition} requests`);
+    const request = await resolveRequest(rt.db, ref);
+    // Say why before asking anything; the service checks again inside its transaction.
+    const check = applyTransition(request.requestStatus, transition);
+    if (!check.ok) throw new AbortError(check.reason);
+    if (transition === 'reject' && !(await confirm(`Reject ${describeRequest(request)}?`, { assumeYes: opts.yes }))) {
+      throw new AbortError('Not rejected.');
+    }
+
+    const deps: DeskDeps = { db: rt.db, clock: rt.clock, mailer: rt.mailer, labName: rt.config.labName, logger: rt.logger };
+    let message: string;
+    let outcome: Record<string, unknown>;
+    if (transition === 'approve') {
+      const { controlNumber } = await approveRequest(deps, actor, request.requestId);
+      message = `Request ${request.requestId} approved. Control Number: ${controlNumber}`;
+      outcome = { requestStatus: check.to, controlNumber };
+    } else if (transition === 'reject') {
+      outcome = await rejectRequest(deps, actor, request.requestId);
+      message = request.requestStatus === 'FOR_RELEASE' ? DESK_MESSAGES.rejectedForRelease : DESK_MESSAGES.rejectedPending;
+    } else {
+      outcome = await releaseRequest(deps, actor, request.requestId);
+      message = DESK_MESSAGES.released;
+    }
+    out(opts.json ? JSON.stringify({ requestId: request.requestId, controlNumber: request.controlNumber, ...outcome }) : message);
+  });
+}
+
+export function registerRequests(program: Command): void {
+  const requests = program
+    .command('requests')
+    .description('List, show, approve, reject and release testing requests, as the receive-and-release desk does')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ labctl requests list --status pending_review\n  $ labctl requests show 2026-0012\n  $ labctl requests approve 41 --as staff@demo.lab\n  $ labctl requests reject 2026-0012 --as staff@demo.lab --yes\n  $ labctl requests release 2026-0012 --as staff@demo.lab',
+    );
+
+  requests
+    .command('list')
+    .description('list requests, oldest submission first')
+    .option('-s, --status <status>', `only requests in this status: ${REQUEST_STATUSES.join(', ')} (any case, - or _)`)
+    .option('--json', 'print the requests as JSON (the API\'s "as read" shape)')
+    .addHelpText('after', '\nExamples:\n  $ labctl requests list --status for-release\n  $ labctl requests list --json | jq length')
+    .action(listCommand);
+
+  requests
+    .command('show')
+    .description('show one request with its samples and results')
+    .argument('<request>', 'request id or control number')
+    .option('--json', 'print the request, its samples and its results as JSON')
+    .addHelpText('after', '\nExamples:\n  $ labctl requests show 12\n  $ labctl requests show 2026-0012 --json')
+    .action(showCommand);
+
+  const transitions: Array<[Transition, string]> = [
+    ['approve', 'approve a PENDING REVIEW request: it gets its control number and goes to FOR TESTING'],
+    ['reject', 'reject a PENDING REVIEW or FOR RELEASE request (asks first on a terminal)'],
+    ['release', 'release a FOR RELEASE request: the client can read its results'],
+  ];
+  for (const [transition, description] of transitions) {
+    const command = requests
+      .command(transition)
+      .description(description)
+      .argument('<request>', 'request id or control number')
+      .requiredOption('--as <email>', 'the active staff or admin account doing it (recorded in the audit log)')
+      .option('--json', 'print the outcome as JSON');
+    if (transition === 'reject') command.option('-y, --yes', 'reject without asking (required when there is no terminal)');
+    command
+      .addHelpText('after', `\nExample:\n  $ labctl requests ${transition} 2026-0012 --as staff@demo.lab${transition === 'reject' ? ' --yes' : ''}`)
+      .action((ref: string, opts: TransitionOptions) => transitionCommand(transition, ref, opts));
+  }
+}

@@ -1,0 +1,49 @@
+// A database for labctl tests, on SQLite or (with TEST_DATABASE_URL) in a fresh PostgreSQL schema,
+// holding the demo accounts and the demo requests as `labctl seed --demo` makes them on 20 March 2026:
+// control numbers 2026-0001 (RELEASED), 2026-0002 (FOR RELEASE), 2026-0003 to 2026-0005 (FOR
+// TESTING), which fixtures/results-*.csv name.
+import { insertDemoRequests } from '../../fixtures/demoRequests.js';
+import { migrateLatest } from '../../server/db/migrate.js';
+import { seedDemoAccounts } from '../../server/services/demo.js';
+import type { SeededRequest } from '../../fixtures/requests.js';
+import { TestClock } from '../helpers/testClock.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
+
+export const DEMO_TODAY = '2026-03-20T09:00:00.000Z';
+
+export interface DemoDatabase extends TestDatabase {
+  /** Environment pointing labctl at this database. */
+  env: Record<string, string>;
+  requests: SeededRequest[];
+  userId(email: string): Promise<number>;
+}
+
+/** DATABASE_URL for labctl: the SQLite file, or the PostgreSQL database with the test's schema. */
+export function labctlEnv({ settings: s }: TestDatabase): Record<string, string> {
+  const url = s.client === 'sqlite3'
+    ? `sqlite://${s.filename}`
+    : `${s.connectionString}${s.connectionString.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${s.searchPath}`)}`;
+  return { DATABASE_URL: url };
+}
+
+export async function openDemoDatabase(): Promise<DemoDatabase> {
+  const database = await createTestDatabase();
+  await migrateLatest(database.db);
+  const clock = new TestClock(DEMO_TODAY);
+  await seedDemoAccounts(database.db, clock);
+  const requests = await insertDemoRequests(database.db, clock.now());
+  return {
+    ...database,
+    env: labctlEnv(database),
+    requests,
+    async userId(email) {
+      return Number((await database.db('users').where({ email }).first('id')).id);
+    },
+  };
+}
+
+/** Status of each request by control number (or id when it has none). */
+export async function statuses(db: TestDatabase['db']): Promise<Record<string, string>> {
+  const rows = await db('requests').orderBy('id').select('id', 'control_number', 'status');
+  return Object.fromEntries(rows.map((r) => [r.control_number ?? String(r.id), r.status]));
+}

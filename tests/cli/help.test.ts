@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { labctl, tempDataDir } from './labctl.js';
+
+const dataDir = tempDataDir();
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+const COMMANDS: Array<{ path: string[]; options: string[] }> = [
+  { path: ['seed'], options: ['--demo', '--volume <n>', '--seed <n>', '--json'] },
+  { path: ['requests', 'list'], options: ['--status <status>', '--json'] },
+  { path: ['requests', 'show'], options: ['--json'] },
+  { path: ['requests', 'approve'], options: ['--as <email>', '--json'] },
+  { path: ['requests', 'reject'], options: ['--as <email>', '--yes', '--json'] },
+  { path: ['requests', 'release'], options: ['--as <email>', '--json'] },
+  { path: ['results', 'import'], options: ['--as <email>', '--dry-run', '--json'] },
+  { path: ['report', 'monthly'], options: ['--year <year>', '--discipline <discipline>', '--format <format>'] },
+  { path: ['backup'], options: ['--out <file>', '--json'] },
+];
+
+describe('labctl help', () => {
+  it('lists the staff and admin commands', async () => {
+    const res = await labctl(['--help'], dataDir);
+    expect(res.exitCode).toBe(0);
+    for (const name of ['seed', 'requests', 'results', 'report', 'backup']) expect(res.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+  });
+
+  it('shows every option of every command with an example', async () => {
+    const helps = await Promise.all(COMMANDS.map((c) => labctl([...c.path, '--help'], dataDir)));
+    COMMANDS.forEach((c, i) => {
+      const { stdout, exitCode } = helps[i];
+      expect(exitCode).toBe(0);
+      for (const option of c.options) expect(stdout, `${c.path.join(' ')} ${option}`).toContain(option);
+      expect(stdout).toMatch(new RegExp(`Examples?:\\n  \\$ labctl ${c.path.join(' ')}`));
+    });
+  });
+});

@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { databaseKind } from '../helpers/testDatabase.js';
+import { openDemoDatabase, statuses, type DemoDatabase } from './demoDatabase.js';
+import { labctl, tempDataDir } from './labctl.js';
+
+describe(`labctl requests (${databaseKind()})`, () => {
+  let database: DemoDatabase;
+  let dataDir: string;
+  const run = (...args: string[]) => labctl(args, dataDir, { env: database.env });
+
+  beforeEach(async () => {
+    database = await openDemoDatabase();
+    dataDir = tempDataDir();
+  });
+  afterEach(async () => {
+    await database.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('lists requests as a plain table, oldest first, filtered by status', async () => {
+    const all = await run('requests', 'list');
+    expect(all.exitCode).toBe(0);
+    const lines = all.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+Control Number\s+Status\s+Submission Date\s+Company\s+Client Classification\s+Tests Selected$/);
+    expect(lines).toHaveLength(2 + 8);
+    expect(lines[2]).toMatch(/^ 1\s+REJECTED\s+2026-02-28\s+Demo Meat Traders Inc\.\s+Importer\s+Microbiological$/);
+    expect(lines[4]).toMatch(/^ 3\s+2026-0002\s+FOR RELEASE\s+2026-03-10 .*Microbiological, Chemical$/);
+
+    const testing = await run('requests', 'list', '--status', 'for-testing');
+    expect(testing.stdout.trim().split('\n').slice(2).map((l) => l.split(/\s{2,}/)[1])).toEqual(['2026-0003', '2026-0004', '2026-0005']);
+    expect((await run('requests', 'list', '--status', 'RELEASED')).stdout).not.toContain('FOR TESTING');
+  });
+
+  it('prints the "as read" shape with --json and refuses an unknown status (exit 2)', async () => {
+    const res = await run('requests', 'list', '--status', 'pending review', '--json');
+    const list = JSON.parse(res.stdout);
+    expect(list).toHaveLength(2);
+    expect(list[0]).toMatchObject({ requestId: 7, controlNumber: null, requestStatus: 'PENDING_REVIEW', microbio: true, chem: false, eColi: true, tests: ['standardPlateCount', 'salmonellaSp', 'eColi'] });
+
+    const bad = await run('requests', 'list', '--status', 'waiting');
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('Unknown status "waiting": use one of PENDING_REVIEW, FOR_TESTING, FOR_RELEASE, RELEASED, REJECTED.');
+    expect(bad.stdout).toBe('');
+  });
+
+  it('shows one request with samples and results, by control number or id', async () => {
+    const res = await run('requests', 'show', '2026-0002');
+    expect(res.exitCode).toBe(0);
+    expect(res.stdout).toContain('Request 3, Control Number: 2026-0002');
+    expect(res.stdout).toMatch(/Status:\s+FOR RELEASE/);
+    expect(res.stdout).toMatch(/Purpose of Testing:\s+Export \(OMIC Issuance\)/);
+    expect(res.stdout).toMatch(/Completion:\s+Microbiological Completed, Chemical Completed/);
+    expect(res.stdout).toMatch(/2\s+Pork belly/);
+    expect(res.stdout).toMatch(/1\s+Standard\/Aerobic Plate Count\s+3\.2 x 10\^4 CFU\/g\s+negative\s+2026-03-14/);
+
+    const json = JSON.parse((await run('requests', 'show', '3', '--json')).stdout);
+    expect(json).toMatchObject({ requestId: 3, controlNumber: '2026-0002', requestStatus: 'FOR_RELEASE' });
+    expect(json.samples.map((s: any) => s.sampleTypeDescription)).toEqual(['Beef loin', 'Pork belly']);
+    expect(json.results).toHaveLength(8);
+    expect(json.results[0]).toMatchObject({ samplePosition: 1, testCode: 'standardPlateCount', value: '3.2 x 10^4 CFU/g', remark: 'negative', analysisDate: '2026-03-14' });
+
+    const pending = await run('requests', 'show', '7');
+    expect(pending.stdout).toContain('No analyses: the request has not been approved.');
+
+    for (const [ref, message] of [['2026-0999', 'No request has control number 2026-0999.'], ['99', 'There is no request 99.']]) {
+      const missing = await run('requests', 'show', ref);
+      expect(missing.exitCode).toBe(1);
+      expect(missing.stderr).toContain(message);
+    }
+    expect((await run('requests', 'show', 'latest')).exitCode).toBe(2);
+  });
+
+  it('approves as a staff member: control number, analyses, audit entry and mail to the client', async () => {
+    const res = await run('requests', 'approve', '7', '--as', 'staff@demo.lab');
+    expect(res.exitCode).toBe(0);
+    const controlNumber = res.stdout.match(/^Request 7 approved\. Control Number: (\d{4}-\d{4})$/)?.[1];
+    expect(controlNumber).toBeDefined();
+    expect(res.stderr).toContain(`mail to client@demo.lab: National Meat Inspection Service: request approved, control number ${controlNumber}`);
+
+    const request = await database.db('requests').where('id', 7).first();
+    expect(request).toMatchObject({ status: 'FOR_TESTING', control_number: controlNumber, approved_by: await database.userId('staff@demo.lab') });
+    const analyses = await database.db('analyses').where('request_id', 7).count({ n: '*' });
+    expect(Number(analyses[0].n)).toBe(2 * 3);
+    const audit = await database.db('audit_log').where({ request_id: 7, action: 'request.approve' }).first();
+    expect(audit.actor_user_id).toBe(await database.userId('staff@demo.lab'));
+
+    const json = await run('requests', 'approve', '8', '--as', 'staff@demo.lab', '--json');
+    expect(JSON.parse(json.stdout)).toEqual({ requestId: 8, controlNumber: expect.stringMatching(/^\d{4}-\d{4}$/), requestStatus: 'FOR_TESTING' });
+  });
+
+  it('explains a refused transition on stderr with exit 1 and changes nothing', async () => {
+    const before = await statuses(database.db);
+    const approve = await run('requests', 'approve', '2026-0003', '--as', 'staff@demo.lab');
+    expect(approve.exitCode).toBe(1);
+    expect(approve.stdout).toBe('');
+    expect(approve.stderr).toBe('Error: Cannot approve a request that is FOR TESTING; only a request that is PENDING REVIEW can be.');
+    const release = await run('requests', 'release', '2026-0001', '--as', 'staff@demo.lab');
+    expect(release.stderr).toContain('Cannot release a request that is RELEASED; only a request that is FOR RELEASE can be.');
+    const reject = await run('requests', 'reject', '2026-0004', '--as', 'staff@demo.lab', '--yes');
+    expect(reject.stderr).toContain('Cannot reject a request that is FOR TESTING; only a request that is PENDING REVIEW or FOR RELEASE can be.');
+    expect(await statuses(database.db)).toEqual(before);
+  });
+
+  it('acts only as an active staff or admin account', async () => {
+    const tester = await run('requests', 'approve', '7', '--as', 'chemtester@demo.lab');
+    expect(tester.exitCode).toBe(1);
+    expect(tester.stderr).toContain('chemtester@demo.lab is a chemtester account: only staff and admin accounts may approve requests.');
+
+    const unknown = await run('requests', 'release', '2026-0002', '--as', 'nobody@demo.lab');
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.stderr).toContain('No account has the e-mail or username nobody@demo.lab.');
+
+    await database.db('users').where({ email: 'staff@demo.lab' }).update({ deletion_status: 'DISABLED' });
+    const disabled = await run('requests', 'approve', '7', '--as', 'staff@demo.lab');
+    expect(disabled.exitCode).toBe(1);
+    expect(disabled.stderr).toContain('The account staff@demo.lab is disabled: only active accounts may act.');
+
+    const missing = await run('requests', 'approve', '7');
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain("required option '--as <email>' not specified");
+    expect((await statuses(database.db))['7']).toBe('PENDING_REVIEW');
+  });
+
+  it('rejects only with --yes when there is no terminal to confirm on, with the desk messages', async () => {
+    const unconfirmed = await run('requests', 'reject', '7', '--as', 'staff@demo.lab');
+    expect(unconfirmed.exitCode).toBe(2);
+    expect(unconfirmed.stderr).toContain('Reject request 7 (Demo Meat Traders Inc., PENDING REVIEW)?');
+    expect(unconfirmed.stderr).toContain('pass --yes');
+    expect((await statuses(database.db))['7']).toBe('PENDING_REVIEW');
+
+    const pending = await run('requests', 'reject', '7', '--as', 'staff@demo.lab', '--yes');
+    expect(pending.exitCode).toBe(0);
+    expect(pending.stdout).toBe('Request rejected successfully!');
+    const forRelease = await run('requests', 'reject', '2026-0002', '--as', 'staff@demo.lab', '-y');
+    expect(forRelease.stdout).toBe('Request has been rejected');
+    const after = await statuses(database.db);
+    expect([after['7'], after['2026-0002']]).toEqual(['REJECTED', 'REJECTED']);
+    const [audit] = await database.db('audit_log').where('action', 'request.reject').count({ n: '*' });
+    expect(Number(audit.n)).toBe(2);
+  });
+
+  it('releases a complete request and mails the client', async () => {
+    const res = await run('requests', 'release', '2026-0002', '--as', 'staff@demo.lab');
+    expect(res.exitCode).toBe(0);
+    expect(res.stdout).toBe('Request released successfully');
+    expect((await statuses(database.db))['2026-0002']).toBe('RELEASED');
+    const outbox = fs.readdirSync(path.join(dataDir, 'outbox'));
+    expect(outbox).toHaveLength(1);
+    expect(fs.readFileSync(path.join(dataDir, 'outbox', outbox[0]), 'utf8')).toContain('results released for 2026-0002');
+  });
+});
