@@ -3,6 +3,9 @@ import { useCallback, type RefCallback } from 'react';
 /** Where a drag never starts, so typing, clicking and selecting keep working. */
 const INTERACTIVE = 'input, textarea, select, button, a, label, summary, [contenteditable=""], [contenteditable="true"]';
 
+/** SPEC section 9: the pointer's movement is doubled when drag-scrolling. */
+export const DRAG_SCROLL_MULTIPLIER = 2;
+
 /** Movement (px) after which a press counts as a drag rather than a click. */
 const DRAG_THRESHOLD = 4;
 
@@ -12,12 +15,12 @@ const DRAG_THRESHOLD = 4;
  * scrolling. A drag never starts over inputs, buttons or links, and the click that ends a drag is
  * swallowed so it does not open the row under the pointer.
  *
- *   const dragRef = useDragScroll<HTMLDivElement>(2);
+ *   const dragRef = useDragScroll<HTMLDivElement>();
  *   <div ref={dragRef} className="drag-scroll">...</div>
  *
  * While dragging, the container has the class `is-dragging`.
  */
-export function useDragScroll<T extends HTMLElement>(multiplier = 1): RefCallback<T> {
+export function useDragScroll<T extends HTMLElement>(multiplier = DRAG_SCROLL_MULTIPLIER): RefCallback<T> {
   return useCallback(
     (el: T | null) => {
       if (!el) return;

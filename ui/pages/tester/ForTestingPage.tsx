@@ -31,8 +31,6 @@ const SAVE_FAILURE: Record<Group, string> = {
 const SAVED = 'Changes saved successfully!';
 /** SPEC section 9: the status message near Save clears after 3 seconds. */
 const STATUS_MS = 3000;
-/** SPEC section 9: drag-scroll multiplier. */
-const DRAG_MULTIPLIER = 2;
 
 interface Loaded {
   requests: ForTestingRequest[];
@@ -119,7 +117,6 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
     <Page title="For Testing" documentTitle={`For Testing (${info.name})`} note="Drag the sides of the container to scroll!" width="wide">
       <DragScrollList
         className="testing-list"
-        multiplier={DRAG_MULTIPLIER}
         state={state}
         rows={requests.length}
         empty={EMPTY_LIST[discipline]}
