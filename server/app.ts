@@ -4,9 +4,10 @@ import path from 'node:path';
 import Koa from 'koa';
 import helmet from 'koa-helmet';
 import { bodyParser } from '@koa/bodyparser';
-import type { AppDeps, AppState } from './http/context.js';
+import type { AppDeps, AppRouter, AppState } from './http/context.js';
 import { errorHandler } from './http/middleware/errors.js';
 import { requestLog } from './http/middleware/requestLog.js';
+import { refuseNulCharacters } from './http/middleware/nulCharacters.js';
 import { sameOriginOnly } from './http/middleware/origin.js';
 import { loadSession } from './http/middleware/session.js';
 import { serveSpa } from './http/middleware/spa.js';
@@ -15,11 +16,17 @@ import { accountsRouter } from './http/accounts/router.js';
 import { requestsRouter } from './http/requests/router.js';
 import { resultsRouter } from './http/results/router.js';
 import { reportsRouter } from './http/reports/router.js';
+import { methodNotAllowed } from './errors.js';
 import { packageRoot } from './packageRoot.js';
 
 export interface CreateAppOptions extends AppDeps {
   /** Folder of the built portal; defaults to dist/ui of this package. */
   uiDir?: string;
+}
+
+/** Every API router, in mounting order; tests enumerate their routes to cover each call. */
+export function apiRouters(deps: AppDeps): AppRouter[] {
+  return [healthRouter(deps), accountsRouter(deps), requestsRouter(deps), resultsRouter(deps), reportsRouter(deps)];
 }
 
 export function createApp(options: CreateAppOptions): Koa<AppState> {
@@ -52,11 +59,13 @@ export function createApp(options: CreateAppOptions): Koa<AppState> {
   );
   app.use(sameOriginOnly(deps.config.publicUrl));
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb' }));
+  app.use(refuseNulCharacters());
   app.use(loadSession(deps));
 
-  for (const router of [healthRouter(deps), accountsRouter(deps), requestsRouter(deps), resultsRouter(deps), reportsRouter(deps)]) {
+  for (const router of apiRouters(deps)) {
     app.use(router.routes());
-    app.use(router.allowedMethods());
+    // A method no route knows (PROPFIND, ...) is the caller's mistake too: 405, not the router's 501.
+    app.use(router.allowedMethods({ throw: true, methodNotAllowed, notImplemented: methodNotAllowed }));
   }
 
   app.use(serveSpa(uiDir, { labName: deps.config.labName, labShortName: deps.config.labShortName }));

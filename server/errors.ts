@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'too_many_requests'
   | 'unavailable';
@@ -15,6 +16,7 @@ const STATUS: Record<ErrorCode, number> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   too_many_requests: 429,
   unavailable: 503,
@@ -33,6 +35,7 @@ export const badRequest = (message: string, details?: unknown) => new AppError('
 export const unauthorized = (message = 'Please log in first.') => new AppError('unauthorized', message);
 export const forbidden = (message = 'You do not have permission to do this.') => new AppError('forbidden', message);
 export const notFound = (message = 'Not found.') => new AppError('not_found', message);
+export const methodNotAllowed = () => new AppError('method_not_allowed', 'This call does not accept this HTTP method.');
 export const conflict = (message: string) => new AppError('conflict', message);
 export const tooManyRequests = (message = 'Too many attempts. Please wait a few minutes and try again.') =>
   new AppError('too_many_requests', message);

@@ -1,4 +1,5 @@
 // Checks that handlers call first: signed in, and allowed by the policy table.
+import type { Next } from 'koa';
 import { can, type Action, type Resource } from '../domain/policies.js';
 import { forbidden, unauthorized } from '../errors.js';
 import type { User } from '../services/users.js';
@@ -8,6 +9,15 @@ export function requireUser(ctx: AppContext): User {
   const user = ctx.state.user;
   if (!user) throw unauthorized();
   return user;
+}
+
+/**
+ * Route middleware for calls without a public use: an anonymous caller is asked to log in before
+ * any of its input is validated, so it learns nothing from validation messages.
+ */
+export async function signedInOnly(ctx: AppContext, next: Next): Promise<void> {
+  requireUser(ctx);
+  await next();
 }
 
 export function authorize(ctx: AppContext, action: Action, resource: Resource = {}): User {

@@ -7,7 +7,7 @@ import { accountDeps } from '../../services/accounts/codes.js';
 import { LIMITS, limited } from '../../services/rateLimits.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppRouter } from '../context.js';
-import { authorize, inputOf } from '../guards.js';
+import { authorize, inputOf, signedInOnly } from '../guards.js';
 import { EmailCodeInput, UserIdParam } from './schemas.js';
 import { attemptOf } from './shared.js';
 
@@ -27,7 +27,7 @@ export function registrationRoutes(router: AppRouter, deps: AppDeps): void {
     ctx.body = { message: 'Your e-mail address is verified. You can now log in.' };
   });
 
-  router.get('/clientview/:userId', async (ctx) => {
+  router.get('/clientview/:userId', signedInOnly, async (ctx) => {
     const { userId } = parseInput(UserIdParam, ctx.params);
     // Authorised before the lookup, so another client's id is refused whether it exists or not.
     authorize(ctx, 'profile:read', { clientUserId: userId });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OtpField, PasswordField } from '../../domain/accountRules.js';
+import { IdSchema } from '../../domain/ids.js';
 import { CODE_KINDS } from '../../services/accounts/codes.js';
 
 /** An e-mail address or a username, as the login and reset calls accept either. */
@@ -27,4 +28,4 @@ export const ResendCodeInput = z.object({
   identifier: Identifier('e-mail or username'),
 });
 
-export const UserIdParam = z.object({ userId: z.coerce.number().int('must be a whole number').positive('must be a user id') });
+export const UserIdParam = z.object({ userId: IdSchema });

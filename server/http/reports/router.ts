@@ -7,7 +7,7 @@ import { groupOfReportPath, REPORT_PATHS, REPORT_YEAR_MAX, REPORT_YEAR_MIN } fro
 import { monthlyReport } from '../../services/reports.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppState } from '../context.js';
-import { authorize } from '../guards.js';
+import { authorize, signedInOnly } from '../guards.js';
 
 const ReportQuery = z.object({
   year: z.coerce
@@ -28,6 +28,8 @@ const ReportParams = z.object({
 
 export function reportsRouter(deps: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
+  // No report is public.
+  router.use(signedInOnly);
 
   router.get('/api/reports/:report', async (ctx) => {
     const { report: group } = parseInput(ReportParams, ctx.params);

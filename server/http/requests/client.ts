@@ -2,6 +2,7 @@
 // its samples. A client reaches only its own id and requests; staff and admins read any.
 import { z } from 'zod';
 import { forbidden, notFound } from '../../errors.js';
+import { IdSchema } from '../../domain/ids.js';
 import { SubmitRequestPayload } from '../../domain/requestPayload.js';
 import { parseInput } from '../../validation.js';
 import { listClientRequests, requestOwner } from '../../services/requests/clientRequests.js';
@@ -10,10 +11,8 @@ import { submitRequest } from '../../services/requests/submit.js';
 import type { AppContext, AppDeps, AppRouter } from '../context.js';
 import { authorize, requireUser } from '../guards.js';
 
-// Ids are database integers: anything else is a 400, never a driver error.
-const id = z.coerce.number('must be a number').int('must be a whole number').positive('must be positive').max(2_147_483_647, 'is too large');
-export const UserIdParams = z.object({ userId: id });
-export const RequestIdParams = z.object({ requestId: id });
+export const UserIdParams = z.object({ userId: IdSchema });
+export const RequestIdParams = z.object({ requestId: IdSchema });
 
 /**
  * Checks that the signed-in user may read request `requestId`. A client gets 403 for a request that

@@ -1,10 +1,13 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../context.js';
+import { signedInOnly } from '../guards.js';
 import { clientRoutes } from './client.js';
 import { deskRoutes } from './desk.js';
 
 export function requestsRouter(deps: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
+  // No request call is public.
+  router.use(signedInOnly);
   clientRoutes(router, deps);
   deskRoutes(router, deps);
   return router;
