@@ -1,7 +1,7 @@
 // `npm run bench`: how fast labctl and the API are on a realistic data set. Not a test: it prints
 // numbers (and a JSON line for the record). Steps: build, `labctl seed --demo --volume N`, add
 // requests awaiting microbiology results plus a CSV completing them, `labctl results import` of that
-// CSV, then time the main list and report calls of a running server.
+// CSV, then time the main list and report calls of a running server, as the desk and as a tester.
 // Settings: BENCH_VOLUME (generated requests, default 50000), BENCH_ROWS (CSV rows, default 100000),
 // BENCH_KEEP=1 keeps the data directory.
 import { execSync } from 'node:child_process';
@@ -62,10 +62,16 @@ const requestsTotal = VOLUME + 8 + results.import.requests;
 console.log(`\nData set: ${requestsTotal.toLocaleString('en-US')} requests (${VOLUME.toLocaleString('en-US')} generated + 8 demo + ${results.import.requests.toLocaleString('en-US')} for the import), ${results.seed.analyses.toLocaleString('en-US')} generated analyses`);
 console.log(`labctl seed --volume ${VOLUME}: ${results.seed.seconds} s (${results.seed.requestsPerSecond.toLocaleString('en-US')} requests/s)`);
 console.log(`labctl results import: ${results.import.rows.toLocaleString('en-US')} rows for ${results.import.requests.toLocaleString('en-US')} requests in ${results.import.seconds} s = ${results.import.rowsPerSecond.toLocaleString('en-US')} rows/s`);
-for (const call of results.api) console.log(`GET ${call.path}: median ${call.medianMs} ms over ${call.runs} calls (${call.items} items, ${call.kb} kB)`);
+for (const call of results.api) {
+  const items = call.total === null ? `${call.items} items` : `${call.items} of ${call.total} items`;
+  console.log(`GET ${call.path} as ${call.as}: median ${call.medianMs} ms over ${call.runs} calls (${items}, ${call.kb} kB)`);
+}
 console.log(JSON.stringify(results));
 
-/** Starts `labctl serve`, logs in as the demo staff member and times each list and report call. */
+/**
+ * Starts `labctl serve`, logs in as the demo staff member and the demo microbiology tester, and
+ * times each list and report call (the lists' X-Total-Count tells how long the whole list is).
+ */
 async function timeApi() {
   const server = labctl(['serve', '--port', '0'], { reject: false });
   try {
@@ -78,17 +84,29 @@ async function timeApi() {
       });
       server.on('exit', () => reject(new Error(`serve exited: ${text}`)));
     });
-    const cookie = await logIn(base, 'staff@demo.lab');
+    const cookies = { staff: await logIn(base, 'staff@demo.lab'), microbiotester: await logIn(base, 'microbiotester@demo.lab') };
     const year = new Date().getUTCFullYear();
-    const calls = ['/requests/pending', '/requests/for-release', '/requests/for-testing', '/requests/released', `/api/reports/microbioreport?year=${year}`, `/api/reports/chemelisareport?year=${year}`];
+    const calls = [
+      ['staff', '/requests/pending'],
+      ['staff', '/requests/for-release'],
+      ['staff', '/requests/for-testing'],
+      ['staff', '/requests/released'],
+      ['staff', '/requests/released?offset=40000'],
+      ['microbiotester', '/requests/for-testing'],
+      ['microbiotester', '/requests/released'],
+      ['staff', `/api/reports/microbioreport?year=${year}`],
+      ['staff', `/api/reports/chemelisareport?year=${year}`],
+    ];
     const timings = [];
-    for (const call of calls) {
+    for (const [as, call] of calls) {
       const runs = [];
       let body = '';
+      let total = null;
       for (let i = 0; i < 5; i += 1) {
         const { value, ms } = await timed(async () => {
-          const res = await fetch(`${base}${call}`, { headers: { cookie } });
+          const res = await fetch(`${base}${call}`, { headers: { cookie: cookies[as] } });
           if (!res.ok) throw new Error(`GET ${call}: ${res.status} ${await res.text()}`);
+          total = res.headers.get('x-total-count');
           return res.text();
         });
         body = value;
@@ -96,7 +114,8 @@ async function timeApi() {
       }
       runs.sort((a, b) => a - b);
       const parsed = JSON.parse(body);
-      timings.push({ path: call, runs: runs.length, medianMs: Math.round(runs[2]), items: Array.isArray(parsed) ? parsed.length : Object.keys(parsed).length, kb: Math.round(body.length / 1024) });
+      const items = Array.isArray(parsed) ? parsed.length : Object.keys(parsed).length;
+      timings.push({ path: call, as, runs: runs.length, medianMs: Math.round(runs[2]), items, total: total === null ? null : Number(total), kb: Math.round(body.length / 1024) });
     }
     return timings;
   } finally {

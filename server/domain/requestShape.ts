@@ -34,26 +34,42 @@ export interface RequestRecord {
 
 export type RequestFlags = Record<string, boolean>;
 
-/** The boolean flags of SPEC section 3 for a set of ticked tests. */
-export function requestFlags(tests: readonly string[], gram: { positive?: string | null; negative?: string | null } = {}): RequestFlags {
-  const ticked = new Set(tests);
-  const flags: RequestFlags = {};
-  for (const a of ANALYTES) flags[a.code] = ticked.has(a.code);
+/** SPEC section 3's family flags (microbio, chem, molBio) and the group flags within them. */
+export interface FamilyFlags {
+  microbio: boolean;
+  chem: boolean;
+  molBio: boolean;
+  microbial: boolean;
+  elisa: boolean;
+  speciesIdentification: boolean;
+}
+
+export function familyFlags(tests: readonly string[]): FamilyFlags {
   const families = new Set<Family>();
   const groups = new Set<Group>();
-  for (const code of ticked) {
+  for (const code of tests) {
     const a = findAnalyte(code);
     if (a) {
       families.add(a.family);
       groups.add(a.group);
     }
   }
-  flags.microbio = families.has('microbio');
-  flags.chem = families.has('chem');
-  flags.molBio = families.has('molBio');
-  flags.microbial = groups.has('chemMicrobial');
-  flags.elisa = groups.has('chemElisa');
-  flags.speciesIdentification = groups.has('molBio');
+  return {
+    microbio: families.has('microbio'),
+    chem: families.has('chem'),
+    molBio: families.has('molBio'),
+    microbial: groups.has('chemMicrobial'),
+    elisa: groups.has('chemElisa'),
+    speciesIdentification: groups.has('molBio'),
+  };
+}
+
+/** The boolean flags of SPEC section 3 for a set of ticked tests. */
+export function requestFlags(tests: readonly string[], gram: { positive?: string | null; negative?: string | null } = {}): RequestFlags {
+  const ticked = new Set(tests);
+  const flags: RequestFlags = {};
+  for (const a of ANALYTES) flags[a.code] = ticked.has(a.code);
+  Object.assign(flags, familyFlags(tests));
   flags.gramPositiveAst = Boolean(gram.positive?.trim());
   flags.gramNegativeAst = Boolean(gram.negative?.trim());
   return flags;
@@ -71,6 +87,24 @@ export interface SampleRecord {
 
 /** The request as read with its samples in row order (GET requests/detail/{id} and the desk's reads). */
 export type RequestWithSamples = RequestView & { samples: SampleRecord[] };
+
+/**
+ * A row of the work lists (requests released, for release, for testing): what their screens show, not
+ * the wide "as read" shape; the whole request is one GET requests/detail/{requestId} away.
+ */
+export interface RequestListRow extends FamilyFlags {
+  requestId: number;
+  controlNumber: string | null;
+  /** ISO timestamp. */
+  submissionDate: string;
+  requestStatus: RequestStatus;
+}
+
+/** A row of GET requests/released (newest release first). */
+export interface ReleasedRow extends RequestListRow {
+  /** ISO timestamp. */
+  releasedAt: string;
+}
 
 /** A row of the client's track list (GET requests/clientrequest/{userId}). */
 export interface ClientRequestRow {

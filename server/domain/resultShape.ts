@@ -2,8 +2,8 @@
 // normalized `analyses` rows, and back. Pure: the server presents and parses with it, the tester
 // screens read the same names.
 import { z } from 'zod';
-import { analytesOfGroup, findAnalyte, GROUPS, type Group } from './catalog.js';
-import type { RequestView } from './requestShape.js';
+import { analytesOfGroup, catalogOrder, findAnalyte, GROUPS, type Group } from './catalog.js';
+import type { RequestListRow } from './requestShape.js';
 import { isAnalysisComplete } from './requestStatus.js';
 
 export type Remark = 'positive' | 'negative';
@@ -56,8 +56,8 @@ export interface TesterSample {
   samplingDate: string | null;
 }
 
-/** An item of GET requests/for-testing: the request as read, with its samples. */
-export type ForTestingRequest = RequestView & { samples: TesterSample[] };
+/** An item of GET requests/for-testing: the request's summary, its ticked tests (catalog order) and its samples. */
+export type ForTestingRequest = RequestListRow & { tests: string[]; samples: TesterSample[] };
 
 /** Per group: the list in the combined result, its completion flag, and the paths of its calls. */
 export const GROUP_WIRE: Record<Group, {
@@ -89,6 +89,28 @@ export function resultOf(item: WideResult, code: string): AnalyteResult {
     remark: remark === 'positive' || remark === 'negative' ? remark : null,
     analysisDate: text(item[analysisDateKey(code)]),
   };
+}
+
+/** One analyte's result with its test code: a row of a results table. */
+export type TestResult = AnalyteResult & { testCode: string };
+
+/** The rows one wide item shows: the request's ticked tests of its group, and any other analyte with a value. */
+export function testResultsOf(group: Group, item: WideResult, tests: readonly string[]): TestResult[] {
+  return analytesOfGroup(group)
+    .map((a) => ({ testCode: a.code, ...resultOf(item, a.code) }))
+    .filter((r) => tests.includes(r.testCode) || r.value !== null);
+}
+
+/** A combined result as rows per sample id, each sample's rows in catalog order (the desk's For Release table). */
+export function testResultsBySample(combined: CombinedResult, tests: readonly string[]): Map<number, TestResult[]> {
+  const bySample = new Map<number, TestResult[]>();
+  for (const group of GROUPS) {
+    for (const item of combined[GROUP_WIRE[group].list]) {
+      bySample.set(item.sampleId, [...(bySample.get(item.sampleId) ?? []), ...testResultsOf(group, item, tests)]);
+    }
+  }
+  for (const rows of bySample.values()) rows.sort((a, b) => catalogOrder(a.testCode) - catalogOrder(b.testCode));
+  return bySample;
 }
 
 /** Wide per-sample items of one group, in request then sample order; samples without analyses of the group are left out. */

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateLatest, migrateRollback, migrationStatus } from '../../server/db/migrate.js';
+import { migrationSource } from '../../server/db/migrations/index.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
+
+const ALL = ['001_initial', '002_list_indexes'];
 
 const TABLES = [
   'users', 'clients', 'requests', 'request_tests', 'samples', 'analyses', 'request_messages', 'audit_log',
@@ -14,6 +17,11 @@ describe(`migrations (${databaseKind()})`, () => {
   });
   afterAll(() => database?.drop());
 
+  const indexesOfRequests = async (): Promise<string[]> =>
+    database.kind === 'postgres'
+      ? (await database.db('pg_indexes').where({ tablename: 'requests', schemaname: database.db.raw('current_schema()') }).pluck('indexname'))
+      : (await database.db('sqlite_master').where({ type: 'index', tbl_name: 'requests' }).pluck('name'));
+
   const existing = async () => {
     const found: string[] = [];
     for (const t of TABLES) if (await database.db.schema.hasTable(t)) found.push(t);
@@ -21,16 +29,26 @@ describe(`migrations (${databaseKind()})`, () => {
   };
 
   it('applies every table, rolls all back, and re-applies cleanly', async () => {
-    expect(await migrateLatest(database.db)).toEqual(['001_initial']);
+    expect(await migrateLatest(database.db)).toEqual(ALL);
     expect(await existing()).toEqual(TABLES);
-    expect(await migrationStatus(database.db)).toEqual({ applied: ['001_initial'], pending: [] });
+    expect(await migrationStatus(database.db)).toEqual({ applied: ALL, pending: [] });
 
-    expect(await migrateRollback(database.db, true)).toEqual(['001_initial']);
+    expect(await migrateRollback(database.db, true)).toEqual([...ALL].reverse());
     expect(await existing()).toEqual([]);
-    expect((await migrationStatus(database.db)).pending).toEqual(['001_initial']);
+    expect((await migrationStatus(database.db)).pending).toEqual(ALL);
 
-    expect(await migrateLatest(database.db)).toEqual(['001_initial']);
+    expect(await migrateLatest(database.db)).toEqual(ALL);
     expect(await existing()).toEqual(TABLES);
+  });
+
+  it('002_list_indexes adds the index of the released list and takes it away again', async () => {
+    const releasedIndexes = async () => (await indexesOfRequests()).filter((name) => name.includes('released_at'));
+    expect(await releasedIndexes()).toHaveLength(1);
+    await database.db.migrate.down({ migrationSource, name: '002_list_indexes' });
+    expect(await releasedIndexes()).toEqual([]);
+    expect(await existing()).toEqual(TABLES);
+    expect(await migrateLatest(database.db)).toEqual(['002_list_indexes']);
+    expect(await releasedIndexes()).toHaveLength(1);
   });
 
   it('enforces unique e-mails and foreign keys', async () => {

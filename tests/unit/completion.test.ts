@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completionOf } from '../../server/domain/completion.js';
+import { completionFromCounts, completionOf } from '../../server/domain/completion.js';
 import type { AnalysisRecord } from '../../server/domain/resultShape.js';
 import { findAnalyte } from '../../server/domain/catalog.js';
 
@@ -39,5 +39,12 @@ describe('completion per family and group', () => {
       completeChemMicrobial: false,
       completeChemElisa: false,
     });
+  });
+
+  it('reads the same from the per-group counts SQL makes for the lists', () => {
+    expect(
+      completionFromCounts({ microbio: { total: 4, complete: 4 }, chemMicrobial: { total: 2, complete: 2 }, chemElisa: { total: 2, complete: 1 } }),
+    ).toEqual({ completeMicrobio: true, completeChem: false, completeMolBio: false, completeChemMicrobial: true, completeChemElisa: false });
+    expect(completionFromCounts({ chemElisa: { total: 1, complete: 1 }, molBio: { total: 0, complete: 0 } })).toMatchObject({ completeChem: true, completeMolBio: false });
   });
 });

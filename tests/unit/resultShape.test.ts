@@ -8,6 +8,7 @@ import {
   normalizeResult,
   parseWidePayload,
   resultOf,
+  testResultsBySample,
   toCombinedResult,
   toWideResults,
   type AnalysisRecord,
@@ -108,5 +109,26 @@ describe('result details on the Test Results screens', () => {
       // Only the capitalised 'Id' counts: aminoglycosides stays.
       { name: 'aminoglycosides', label: 'Aminoglycosides', value: 'ND' },
     ]);
+  });
+});
+
+describe('results per sample, as the For Release table shows them', () => {
+  const rows = [
+    analysis({ sampleId: 20, samplePosition: 2, testCode: 'dog', group: 'molBio', value: 'Detected', remark: 'positive' }),
+    analysis({ sampleId: 10, samplePosition: 1, testCode: 'dog', group: 'molBio' }),
+    analysis({ sampleId: 10, samplePosition: 1, testCode: 'betaLactams', group: 'chemMicrobial', value: 'Negative', remark: 'negative', analysisDate: '2026-03-10' }),
+    analysis({ sampleId: 10, samplePosition: 1, value: '<10 cfu/g', remark: 'negative' }),
+    analysis({ sampleId: 20, samplePosition: 2, testCode: 'salmonellaSp', value: 'Absent', remark: 'negative' }),
+  ];
+
+  it('lists each sample\'s ticked tests in catalog order, an empty one as unset, and any other analyte with a value', () => {
+    const bySample = testResultsBySample(toCombinedResult(1, rows), ['eColi', 'betaLactams', 'dog']);
+    expect(bySample.get(10)).toEqual([
+      { testCode: 'eColi', value: '<10 cfu/g', remark: 'negative', analysisDate: null },
+      { testCode: 'betaLactams', value: 'Negative', remark: 'negative', analysisDate: '2026-03-10' },
+      { testCode: 'dog', value: null, remark: null, analysisDate: null },
+    ]);
+    // salmonellaSp was not ticked but has a value: it is shown rather than hidden.
+    expect(bySample.get(20)?.map((r) => r.testCode)).toEqual(['salmonellaSp', 'eColi', 'dog']);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The testers' calls (SPEC section 7): requests awaiting tests, the per-group result lists and
- * writes, the for-release and released lists, and the combined result of a request.
+ * writes, and the combined result of a request. The for-release and released lists are in ./desk.ts.
  */
 import type { Group } from '../../server/domain/catalog.js';
 import { GROUP_WIRE, type CombinedResult, type ForTestingRequest, type WideResult } from '../../server/domain/resultShape.js';
@@ -8,7 +8,7 @@ import { getJson, putJson, segment } from './http.js';
 
 export type { CombinedResult, ForTestingRequest, WideResult };
 
-/** GET requests/for-testing: requests with tests of the caller's discipline, FOR_TESTING or FOR_RELEASE. */
+/** GET requests/for-testing: every request with tests of the caller's discipline, FOR_TESTING or FOR_RELEASE, with its tests and samples. */
 export function listForTesting(signal?: AbortSignal): Promise<ForTestingRequest[]> {
   return getJson<ForTestingRequest[]>('/requests/for-testing', signal);
 }
@@ -24,17 +24,6 @@ export type GroupPayload = Record<string, string | null>;
 /** PUT /microbioTestResults/{sampleId} (and siblings); answers the sample's stored results. */
 export function saveGroupResults(group: Group, sampleId: number, payload: GroupPayload): Promise<WideResult> {
   return putJson<WideResult>(`${GROUP_WIRE[group].writePath}/${segment(sampleId)}`, payload);
-}
-
-/** A row of the for-release and released lists. */
-export interface ListedRequest {
-  requestId: number;
-  controlNumber: string | null;
-}
-
-/** GET requests/for-release or requests/released (a tester gets its own discipline's requests). */
-export function listRequestsIn(list: 'for-release' | 'released', signal?: AbortSignal): Promise<ListedRequest[]> {
-  return getJson<ListedRequest[]>(`/requests/${list}`, signal);
 }
 
 /**

@@ -2,6 +2,7 @@
 // (tests, dev) and from the compiled dist/ (labctl) without file-extension tricks.
 import type { Knex } from 'knex';
 import * as m001 from './001_initial.js';
+import * as m002 from './002_list_indexes.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -10,6 +11,7 @@ interface Migration {
 
 const MIGRATIONS: Record<string, Migration> = {
   '001_initial': m001,
+  '002_list_indexes': m002,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

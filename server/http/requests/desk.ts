@@ -4,17 +4,20 @@
 // lists of their own discipline, and the owning client reads and answers the exchange.
 import { z } from 'zod';
 import { DISCIPLINE_GROUPS, type Group } from '../../domain/catalog.js';
+import { IdSchema } from '../../domain/ids.js';
 import { can } from '../../domain/policies.js';
 import { MESSAGE_MAX_LENGTH } from '../../domain/requestMessages.js';
 import { disciplineOf } from '../../domain/roles.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
-import { controlNumberOf, lastApprovedControlNumber, listDeskRequests, listRequestsWithResults } from '../../services/requests/desk.js';
+import { controlNumberOf, lastApprovedControlNumber, listDeskRequests } from '../../services/requests/desk.js';
+import { listForRelease, listReleased } from '../../services/requests/lists.js';
 import { listRequestMessages, postRequestMessage } from '../../services/requests/messages.js';
 import { findRequest, withSamples } from '../../services/requests/read.js';
 import { approveRequest, readRequestHead, rejectRequest, releaseRequest, type DeskDeps } from '../../services/requests/transitions.js';
 import { parseInput } from '../../validation.js';
 import type { AppContext, AppDeps, AppRouter } from '../context.js';
 import { authorize, requireUser } from '../guards.js';
+import { answerPage, pageAsked } from '../paging.js';
 import { authorizeRequestRead, RequestIdParams } from './client.js';
 
 const MessageInput = z.object({
@@ -23,7 +26,7 @@ const MessageInput = z.object({
 
 /** SPEC section 7's createresult payload; approval already created the result rows, so it only has to be well-formed. */
 const CreateResultInput = z.object({
-  testerId: z.coerce.number('must be a number').int().positive().max(2_147_483_647).optional(),
+  testerId: IdSchema.optional(),
   testerUsername: z.string().max(254).nullish(),
   microbioTestResults: z.array(z.unknown()).max(0, 'must be empty').optional(),
   chemElisaTestResults: z.array(z.unknown()).max(0, 'must be empty').optional(),
@@ -98,14 +101,18 @@ export function deskRoutes(router: AppRouter, deps: AppDeps): void {
     ctx.body = await lastApprovedControlNumber(deps.db, user.id);
   });
 
+  // A work queue: the whole list unless a script asks for a page. Results are read per request (getResult).
   router.get('/requests/for-release', async (ctx) => {
     const groups = listableGroups(ctx);
-    ctx.body = await listRequestsWithResults(deps.db, { status: 'FOR_RELEASE', groups });
+    const asked = pageAsked(ctx, { paged: false });
+    answerPage(ctx, asked, await listForRelease(deps.db, { groups, ...asked }));
   });
 
+  // The laboratory's whole history: always paged.
   router.get('/requests/released', async (ctx) => {
     const groups = listableGroups(ctx);
-    ctx.body = await listDeskRequests(deps.db, { status: 'RELEASED', groups, order: 'released' });
+    const asked = pageAsked(ctx, { paged: true });
+    answerPage(ctx, asked, await listReleased(deps.db, { groups, ...asked }));
   });
 
   router.get('/requests/messages/:requestId', async (ctx) => {

@@ -3,28 +3,30 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { DISCIPLINE_GROUPS, GROUPS, type Group } from '../../domain/catalog.js';
+import { IdSchema } from '../../domain/ids.js';
 import { can } from '../../domain/policies.js';
 import { GROUP_WIRE, groupsOfTests, limitToGroups, parseWidePayload, toWideResults, type CombinedResult } from '../../domain/resultShape.js';
 import { disciplineOf } from '../../domain/roles.js';
 import { inTransaction } from '../../db/transaction.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import { listRequests } from '../../services/requests/read.js';
-import { analysesOf, combinedResults, groupResults, requestsForTesting } from '../../services/results/read.js';
+import { listForTesting } from '../../services/requests/lists.js';
+import { analysesOf, combinedResults, groupResults } from '../../services/results/read.js';
 import { writeResults } from '../../services/results/write.js';
 import type { User } from '../../services/users.js';
 import { parseInput } from '../../validation.js';
 import type { AppContext, AppDeps, AppState } from '../context.js';
-import { authorize, requireUser } from '../guards.js';
+import { authorize, requireUser, signedInOnly } from '../guards.js';
+import { answerPage, pageAsked } from '../paging.js';
 
-const Id = z.coerce.number().int().positive();
-const SampleParams = z.object({ sampleId: Id });
-const RequestParams = z.object({ requestId: Id });
+const SampleParams = z.object({ sampleId: IdSchema });
+const RequestParams = z.object({ requestId: IdSchema });
 const MAX_BATCH = 200;
 const BatchQuery = z.object({
-  ids: z
-    .string({ error: 'ids is required (e.g. ids=1,2,3)' })
-    .transform((s) => s.split(',').filter((part) => part.trim() !== ''))
-    .pipe(z.array(z.string().trim().regex(/^[1-9][0-9]*$/, 'must be request ids').transform(Number)).min(1, 'ids must name at least one request').max(MAX_BATCH, `ids may name at most ${MAX_BATCH} requests`)),
+  ids: z.preprocess(
+    (ids) => (typeof ids === 'string' ? ids.split(',').filter((part) => part.trim() !== '') : ids),
+    z.array(IdSchema, 'ids is required (e.g. ids=1,2,3)').min(1, 'ids must name at least one request').max(MAX_BATCH, `ids may name at most ${MAX_BATCH} requests`),
+  ),
 });
 
 /** A tester sees the results of its own discipline only; the desk and clients see every group. */
@@ -35,21 +37,25 @@ function visibleGroups(user: User): readonly Group[] {
 
 export function resultsRouter(deps: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
+  // No results call is public.
+  router.use(signedInOnly);
 
-  /** Combined results of requests the user may read; 404 for a missing one, 403 for one not theirs. */
+  /**
+   * Combined results of requests the user may read; 403 for one not theirs, 404 for a missing one
+   * (403 for a client, as for someone else's request, so a client cannot probe which ids exist).
+   */
   async function readableResults(ctx: AppContext, requestIds: number[]): Promise<CombinedResult[]> {
     const user = requireUser(ctx);
+    const notTheirs = 'You do not have permission to read these results.';
     const requests = await listRequests(deps.db, (q) => q.whereIn('requests.id', requestIds));
     const found = new Map(requests.map((r) => [r.requestId, r]));
     const missing = requestIds.filter((id) => !found.has(id));
-    if (missing.length) throw notFound(`No request with id ${missing.join(', ')}.`);
+    if (missing.length) throw user.role === 'client' ? forbidden(notTheirs) : notFound(`No request with id ${missing.join(', ')}.`);
     for (const r of requests) {
       const resource = { clientUserId: r.clientUserId, requestStatus: r.requestStatus, groups: groupsOfTests(r.tests) };
       if (!can(user, 'results:read-request', resource)) {
         throw forbidden(
-          user.role === 'client' && r.clientUserId === user.id
-            ? 'The results of this request are not released yet.'
-            : 'You do not have permission to read these results.',
+          user.role === 'client' && r.clientUserId === user.id ? 'The results of this request are not released yet.' : notTheirs,
         );
       }
     }
@@ -57,9 +63,12 @@ export function resultsRouter(deps: AppDeps): Router<AppState> {
     return (await combinedResults(deps.db, requestIds)).map((c) => limitToGroups(c, groups));
   }
 
+  // A work queue: the whole list unless a script asks for a page.
   router.get('/requests/for-testing', async (ctx) => {
     const user = authorize(ctx, 'results:list-for-testing');
-    ctx.body = await requestsForTesting(deps.db, disciplineOf(user.role));
+    const asked = pageAsked(ctx, { paged: false });
+    const discipline = disciplineOf(user.role);
+    answerPage(ctx, asked, await listForTesting(deps.db, { groups: discipline ? DISCIPLINE_GROUPS[discipline] : undefined, ...asked }));
   });
 
   router.get('/getResult', async (ctx) => {

@@ -1,11 +1,9 @@
-// Reading results: the analyses of requests in the wide shapes of the results calls, and the requests
-// a discipline has to test. Every list costs a fixed number of queries.
+// Reading results: the analyses of requests in the wide shapes of the results calls. Every list costs
+// a fixed number of queries.
 import type { Knex } from 'knex';
-import { analytesOfGroup, DISCIPLINE_GROUPS, type Group } from '../../domain/catalog.js';
-import { toCombinedResult, toWideResults, type AnalysisRecord, type CombinedResult, type ForTestingRequest, type Remark, type WideResult } from '../../domain/resultShape.js';
+import type { Group } from '../../domain/catalog.js';
+import { toCombinedResult, toWideResults, type AnalysisRecord, type CombinedResult, type Remark, type WideResult } from '../../domain/resultShape.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
-import type { Discipline } from '../../domain/roles.js';
-import { listRequests, samplesOf } from '../requests/read.js';
 
 /** Statuses in which results are being entered (and may still change). */
 export const OPEN_STATUSES: readonly RequestStatus[] = ['FOR_TESTING', 'FOR_RELEASE'];
@@ -72,31 +70,3 @@ export async function groupResults(db: Knex | Knex.Transaction, group: Group, { 
   return toWideResults(group, rows.map(toAnalysisRecord));
 }
 
-
-/**
- * GET requests/for-testing: requests awaiting results (FOR_TESTING, or FOR_RELEASE until released)
- * that have a test of `discipline` (every discipline when null), oldest first, with their samples.
- */
-export async function requestsForTesting(db: Knex | Knex.Transaction, discipline: Discipline | null): Promise<ForTestingRequest[]> {
-  const requests = await listRequests(db, (q) => {
-    q.whereIn('requests.status', OPEN_STATUSES).orderBy([{ column: 'requests.submission_date' }, { column: 'requests.id' }]);
-    if (discipline !== null) {
-      const codes = DISCIPLINE_GROUPS[discipline].flatMap((g) => analytesOfGroup(g).map((a) => a.code));
-      q.whereExists((sub) => sub.select(db.raw('1')).from('request_tests as t').whereRaw('t.request_id = requests.id').whereIn('t.test_code', codes));
-    }
-    return q;
-  });
-  const samples = await samplesOf(db, requests.map((r) => r.requestId));
-  return requests.map((r) => ({
-    ...r,
-    samples: (samples.get(r.requestId) ?? []).map((s) => ({
-      ...s,
-      lotBatchNo: r.lotBatchNo,
-      samplerName: r.samplerName,
-      sampleSource: r.sampleSource,
-      productionDate: r.productionDate,
-      expiryDate: r.expiryDate,
-      samplingDate: r.samplingDate,
-    })),
-  }));
-}

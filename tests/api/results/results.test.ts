@@ -8,6 +8,8 @@ import type { HttpClient } from '../../helpers/httpClient.js';
 import { startTestApp, type TestApp } from '../../helpers/testApp.js';
 import { databaseKind } from '../../helpers/testDatabase.js';
 
+const LIST_ROW_KEYS = ['requestId', 'controlNumber', 'submissionDate', 'requestStatus', 'microbio', 'chem', 'molBio', 'microbial', 'elisa', 'speciesIdentification'];
+
 const negative = (value = 'Not detected') => ({ value, remarks: 'negative', date: '2026-03-10' });
 
 /** A PUT payload of analyte fields: `{code: {value, remarks, date}}` -> wide fields. */
@@ -178,7 +180,9 @@ describe(`results calls (${databaseKind()})`, () => {
 
     const microList = await http.microbiotester.get('/requests/for-testing');
     const listed = microList.body.find((r: any) => r.requestId === micro.requestId);
-    expect(listed).toMatchObject({ controlNumber: micro.controlNumber, eColi: true });
+    expect(listed).toMatchObject({ controlNumber: micro.controlNumber, requestStatus: 'FOR_TESTING', tests: ['eColi'], microbio: true, chem: false });
+    // What the screen needs, not the wide request shape.
+    expect(Object.keys(listed).sort()).toEqual([...LIST_ROW_KEYS, 'samples', 'tests'].sort());
     expect(listed.samples).toEqual([
       expect.objectContaining({ sampleId: micro.sampleIds[0], sampleTypeDescription: 'Chicken breast', lotBatchNo: 'LOT-001', samplerName: 'J. Sampler', sampleSource: 'Cold storage A', productionDate: '2026-03-02', expiryDate: null, samplingDate: '2026-03-02' }),
       expect.objectContaining({ sampleId: micro.sampleIds[1], sampleTypeDescription: 'Chicken wing' }),
@@ -214,7 +218,9 @@ describe(`results calls (${databaseKind()})`, () => {
     expect(early.body.message).toBe('The results of this request are not released yet.');
     expect((await http.otherClient.get(`/getResult/${released.requestId}`)).status).toBe(403);
     expect((await app.anonymous().get(`/getResult/${released.requestId}`)).status).toBe(401);
-    expect((await http.client.get('/getResult/999999')).status).toBe(404);
+    // A missing request answers like another client's, so a client cannot probe which ids exist.
+    expect((await http.client.get('/getResult/999999')).status).toBe(403);
+    expect((await http.staff.get('/getResult/999999')).status).toBe(404);
     expect((await http.client.get('/getResult/x')).status).toBe(400);
 
     const res = await http.client.get(`/getResult/${released.requestId}`);

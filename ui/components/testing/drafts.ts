@@ -43,7 +43,7 @@ export function draftsFromResults(lists: readonly WideResult[][]): Record<string
 /** The groups of `discipline` the request has tests in, with those ticked analytes. */
 export function groupsToTest(request: ForTestingRequest, discipline: Discipline): Array<{ group: Group; analytes: ReturnType<typeof analytesOfGroup> }> {
   return DISCIPLINE_GROUPS[discipline]
-    .map((group) => ({ group, analytes: analytesOfGroup(group).filter((a) => request[a.code] === true) }))
+    .map((group) => ({ group, analytes: analytesOfGroup(group).filter((a) => request.tests.includes(a.code)) }))
     .filter((g) => g.analytes.length > 0);
 }
 

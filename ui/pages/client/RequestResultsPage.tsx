@@ -1,8 +1,8 @@
 import { useCallback } from 'react';
 import { useParams } from 'react-router-dom';
-import { analytesOfGroup, GROUP_LABELS, type Group } from '../../../server/domain/catalog.js';
+import { GROUP_LABELS, type Group } from '../../../server/domain/catalog.js';
 import type { RequestWithSamples } from '../../../server/domain/requestShape.js';
-import { GROUP_WIRE, resultOf, type WideResult } from '../../../server/domain/resultShape.js';
+import { GROUP_WIRE, testResultsOf, type WideResult } from '../../../server/domain/resultShape.js';
 import { getRequestDetail } from '../../api/requests.js';
 import { getCombinedResult } from '../../api/results.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
@@ -19,9 +19,7 @@ const RESULT_GROUPS: readonly Group[] = ['microbio', 'chemElisa', 'chemMicrobial
 /** One sample's results of one group: the request's tests of that group and any other analyte with a value. */
 function GroupSampleResults({ group, item, request, index }: { group: Group; item: WideResult; request: RequestWithSamples; index: number }) {
   const sample = request.samples.find((s) => s.sampleId === item.sampleId);
-  const results = analytesOfGroup(group)
-    .map((a) => ({ testCode: a.code, ...resultOf(item, a.code) }))
-    .filter((r) => request.tests.includes(r.testCode) || r.value !== null);
+  const results = testResultsOf(group, item, request.tests);
   return <SampleResults position={sample?.position ?? index + 1} description={sample?.sampleTypeDescription} results={results} />;
 }
 

@@ -1,8 +1,10 @@
 import { useCallback, useId, useState } from 'react';
-import { FAMILY_LABELS } from '../../../server/domain/catalog.js';
-import { FAMILY_COMPLETION_KEY, type RequestWithResults } from '../../../server/domain/completion.js';
-import { familiesOf } from '../../../server/domain/requestShape.js';
+import { FAMILIES, FAMILY_LABELS } from '../../../server/domain/catalog.js';
+import { FAMILY_COMPLETION_KEY, type ForReleaseRow } from '../../../server/domain/completion.js';
+import { testResultsBySample } from '../../../server/domain/resultShape.js';
 import { listForRelease, rejectRequest, releaseRequest } from '../../api/desk.js';
+import { getRequestDetail } from '../../api/requests.js';
+import { getCombinedResult } from '../../api/results.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
 import { SampleResults } from '../../components/requests/SampleResults.js';
@@ -27,7 +29,7 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
   const [open, setOpen] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
 
-  async function act(request: RequestWithResults, action: 'release' | 'reject') {
+  async function act(request: ForReleaseRow, action: 'release' | 'reject') {
     const number = request.controlNumber ?? `request ${request.requestId}`;
     const question =
       action === 'release' ? `Release the results of ${number} to the client?` : `Reject ${number}? The client will be told.`;
@@ -71,7 +73,7 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
                     </button>
                   </h2>
                   <dl className="release-families">
-                    {familiesOf(r.tests).map((family) => {
+                    {FAMILIES.filter((family) => r[family]).map((family) => {
                       const complete = r[FAMILY_COMPLETION_KEY[family]];
                       return (
                         <div key={family} className="release-family">
@@ -91,15 +93,7 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
                   </div>
                 </div>
                 <div id={panel} className="release-results" hidden={!expanded}>
-                  {expanded &&
-                    r.samples.map((sample) => (
-                      <SampleResults
-                        key={sample.sampleId}
-                        position={sample.position}
-                        description={sample.sampleTypeDescription}
-                        results={r.results.filter((a) => a.sampleId === sample.sampleId)}
-                      />
-                    ))}
+                  {expanded && <ReleaseResults requestId={r.requestId} />}
                 </div>
               </li>
             );
@@ -108,4 +102,26 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
       )}
     </>
   );
+}
+
+/** The results of one request, per sample, read when its row is expanded. */
+function ReleaseResults({ requestId }: { requestId: number }) {
+  const state = useLoad(
+    useCallback(
+      async (signal: AbortSignal) => {
+        const [request, result] = await Promise.all([getRequestDetail(requestId, signal), getCombinedResult(requestId, signal)]);
+        return { samples: request.samples, bySample: testResultsBySample(result, request.tests) };
+      },
+      [requestId],
+    ),
+  );
+  if (state.status !== 'ready') return <LoadStatus state={state} />;
+  return state.data.samples.map((sample) => (
+    <SampleResults
+      key={sample.sampleId}
+      position={sample.position}
+      description={sample.sampleTypeDescription}
+      results={state.data.bySample.get(sample.sampleId) ?? []}
+    />
+  ));
 }

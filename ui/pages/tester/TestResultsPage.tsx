@@ -1,22 +1,17 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
+import type { RequestListRow, ReleasedRow } from '../../../server/domain/requestShape.js';
 import type { Discipline } from '../../../server/domain/roles.js';
-import { listRequestsIn, type ListedRequest } from '../../api/results.js';
+import { listForRelease, listReleased, type ListPage } from '../../api/desk.js';
 import { Page } from '../../components/Page.js';
 import { ResultDetails } from '../../components/testing/ResultDetails.js';
 import { DISCIPLINE_INFO } from '../../disciplines.js';
-import { logFailure, useLoad } from '../../hooks/useLoad.js';
+import { failureText, logFailure, useLoad } from '../../hooks/useLoad.js';
 import '../../styles/testing.css';
-
-type ListName = 'for-release' | 'released';
-
-const COLUMNS: ReadonlyArray<{ list: ListName; title: string; empty: string }> = [
-  { list: 'for-release', title: 'For Release', empty: 'No requests for release at the moment.' },
-  { list: 'released', title: 'Released', empty: 'No released requests at the moment.' },
-];
 
 /**
  * /test-results-{discipline}/{userId}: the requests with this discipline's tests awaiting release
- * and released; a control number expands its result details, one at a time.
+ * (all of them) and released (newest first, a page at a time with 'Show more'); a control number
+ * expands its result details, one at a time.
  */
 export function TestResultsPage({ discipline }: { discipline: Discipline }) {
   const info = DISCIPLINE_INFO[discipline];
@@ -25,12 +20,13 @@ export function TestResultsPage({ discipline }: { discipline: Discipline }) {
       const [forRelease, released] = await logFailure(
         'Could not load the result lists',
         signal,
-        Promise.all([listRequestsIn('for-release', signal), listRequestsIn('released', signal)]),
+        Promise.all([listForRelease(signal), listReleased(0, signal)]),
       );
-      return { 'for-release': forRelease, released } as Record<ListName, ListedRequest[]>;
+      return { forRelease, released };
     }, []),
   );
   const [open, setOpen] = useState<string | null>(null);
+  const column = { discipline, open, onToggle: (key: string) => setOpen((current) => (current === key ? null : key)) };
 
   return (
     <Page title="Test Results" documentTitle={`Test Results (${info.name})`} width="wide">
@@ -40,37 +36,118 @@ export function TestResultsPage({ discipline }: { discipline: Discipline }) {
         </p>
       )}
       <div className="results-columns">
-        {COLUMNS.map(({ list, title, empty }) => {
-          const requests = state.status === 'ready' ? state.data[list] : [];
-          return (
-            <section key={list} className="results-column" aria-labelledby={`${list}-title`}>
-              <h2 id={`${list}-title`}>{title}</h2>
-              {state.status === 'ready' && requests.length === 0 && <p className="empty">{empty}</p>}
-              <ul className="results-list">
-                {requests.map((r) => {
-                  const key = `${list}-${r.requestId}`;
-                  const expanded = open === key;
-                  return (
-                    <li key={r.requestId}>
-                      <button
-                        type="button"
-                        className="button button-secondary results-toggle"
-                        aria-expanded={expanded}
-                        aria-controls={expanded ? `${key}-details` : undefined}
-                        onClick={() => setOpen(expanded ? null : key)}
-                      >
-                        {r.controlNumber ?? `Request ${r.requestId}`}
-                        <span aria-hidden="true">{expanded ? '▴' : '▾'}</span>
-                      </button>
-                      {expanded && <ResultDetails requestId={r.requestId} discipline={discipline} id={`${key}-details`} />}
-                    </li>
-                  );
-                })}
-              </ul>
-            </section>
-          );
-        })}
+        {state.status === 'ready' ? (
+          <>
+            <ResultsColumn {...column} list="for-release" title="For Release" empty="No requests for release at the moment." requests={state.data.forRelease} />
+            <ReleasedColumn {...column} firstPage={state.data.released} />
+          </>
+        ) : (
+          // SPEC section 8: a failed list is only logged; the screen stays empty.
+          <>
+            <ResultsColumn {...column} list="for-release" title="For Release" requests={[]} />
+            <ResultsColumn {...column} list="released" title="Released" requests={[]} />
+          </>
+        )}
       </div>
     </Page>
+  );
+}
+
+interface ColumnProps {
+  discipline: Discipline;
+  /** `{list}-{requestId}` of the expanded request, if any. */
+  open: string | null;
+  onToggle: (key: string) => void;
+}
+
+/** One column of control numbers. `empty` shows when the loaded list has none; `focusId` takes the focus when its row appears. */
+function ResultsColumn({
+  discipline,
+  open,
+  onToggle,
+  list,
+  title,
+  empty,
+  requests,
+  focusId,
+  children,
+}: ColumnProps & { list: 'for-release' | 'released'; title: string; empty?: string; requests: RequestListRow[]; focusId?: number; children?: ReactNode }) {
+  return (
+    <section className="results-column" aria-labelledby={`${list}-title`}>
+      <h2 id={`${list}-title`}>{title}</h2>
+      {empty && requests.length === 0 && <p className="empty">{empty}</p>}
+      <ul className="results-list">
+        {requests.map((r) => {
+          const key = `${list}-${r.requestId}`;
+          const expanded = open === key;
+          return (
+            <li key={r.requestId}>
+              <button
+                type="button"
+                className="button button-secondary results-toggle"
+                aria-expanded={expanded}
+                aria-controls={expanded ? `${key}-details` : undefined}
+                // Keyboard users continue from the first row 'Show more' added.
+                autoFocus={r.requestId === focusId}
+                onClick={() => onToggle(key)}
+              >
+                {r.controlNumber ?? `Request ${r.requestId}`}
+                <span aria-hidden="true">{expanded ? '▴' : '▾'}</span>
+              </button>
+              {expanded && <ResultDetails requestId={r.requestId} discipline={discipline} id={`${key}-details`} />}
+            </li>
+          );
+        })}
+      </ul>
+      {children}
+    </section>
+  );
+}
+
+/** The released requests: the first page, and the next ones on 'Show more'. */
+function ReleasedColumn({ firstPage, ...column }: ColumnProps & { firstPage: ListPage<ReleasedRow> }) {
+  const [shown, setShown] = useState(firstPage);
+  const [focusId, setFocusId] = useState<number>();
+  const [loading, setLoading] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function showMore() {
+    if (loading) return;
+    setLoading(true);
+    setFailure(null);
+    try {
+      const next = await listReleased(shown.rows.length);
+      // Requests released meanwhile push the list down: rows already shown come again and are skipped.
+      const known = new Set(shown.rows.map((r) => r.requestId));
+      const added = next.rows.filter((r) => !known.has(r.requestId));
+      setShown({ rows: [...shown.rows, ...added], total: next.total });
+      setFocusId(added[0]?.requestId);
+    } catch (error) {
+      console.error('Could not load more released requests', error);
+      setFailure(failureText(error));
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  const more = shown.rows.length < shown.total;
+  return (
+    <ResultsColumn {...column} list="released" title="Released" empty="No released requests at the moment." requests={shown.rows} focusId={focusId}>
+      {shown.rows.length > 0 && (
+        <p className="muted results-count">
+          Showing {shown.rows.length.toLocaleString('en-US')} of {shown.total.toLocaleString('en-US')}
+        </p>
+      )}
+      {failure && (
+        <p className="form-error" role="alert">
+          {failure}
+        </p>
+      )}
+      {more && (
+        <button type="button" className="button button-secondary" aria-disabled={loading} onClick={() => void showMore()}>
+          {loading ? 'Loading...' : 'Show more'}
+        </button>
+      )}
+    </ResultsColumn>
   );
 }

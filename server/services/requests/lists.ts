@@ -1,0 +1,189 @@
+// The work lists: requests released (paged, newest release first), awaiting release and awaiting
+// tests (complete by default; oldest submission first). Each row carries what the screens show, never
+// the wide "as read" shape, and one SQL query builds a page: the requests, their test codes, and the
+// per-group completion counts (for release) or the samples (for testing). A second query counts the
+// list when the page does not tell its length.
+import type { Knex } from 'knex';
+import { analytesOfGroup, catalogOrder, GROUPS, type Group } from '../../domain/catalog.js';
+import { completionFromCounts, type ForReleaseRow, type GroupCount } from '../../domain/completion.js';
+import { familyFlags, type ReleasedRow, type RequestListRow } from '../../domain/requestShape.js';
+import type { RequestStatus } from '../../domain/requestStatus.js';
+import type { ForTestingRequest } from '../../domain/resultShape.js';
+import { joinedValues } from '../../db/sql.js';
+import { OPEN_STATUSES } from '../results/read.js';
+
+type Db = Knex | Knex.Transaction;
+
+/** Which slice of a list: `limit` rows (all the rest when left out) after skipping `offset`. */
+export interface PageRequest {
+  limit?: number;
+  offset?: number;
+}
+
+/** A slice of a list, and how many rows the whole list has. */
+export interface Page<T> {
+  rows: T[];
+  total: number;
+}
+
+export interface ListRequest extends PageRequest {
+  /** Only requests with a test of these groups (a tester's discipline); every request when left out. */
+  groups?: readonly Group[];
+}
+
+interface Filter {
+  statuses: readonly RequestStatus[];
+  groups?: readonly Group[];
+}
+
+/** The requests of a list, as `r`. */
+function requestsOf(db: Db, { statuses, groups }: Filter): Knex.QueryBuilder {
+  const query = statuses.length === 1 ? db('requests as r').where('r.status', statuses[0]) : db('requests as r').whereIn('r.status', statuses);
+  if (groups) {
+    const codes = groups.flatMap((g) => analytesOfGroup(g).map((a) => a.code));
+    query.whereExists(db('request_tests as g').select(db.raw('1')).whereRaw('g.request_id = r.id').whereIn('g.test_code', codes));
+  }
+  return query;
+}
+
+const SUMMARY_COLUMNS = ['r.id', 'r.control_number', 'r.submission_date', 'r.status'];
+const OLDEST_FIRST = [{ column: 'r.submission_date' }, { column: 'r.id' }];
+
+interface SummaryColumns {
+  id: number;
+  control_number: string | null;
+  submission_date: string;
+  status: string;
+  /** Test codes joined with commas. */
+  tests: string | null;
+}
+
+/** The request's test codes, joined by SQL, as a column `tests`. */
+const testsColumn = (db: Db) => db('request_tests as t').select(joinedValues(db, 't.test_code')).whereRaw('t.request_id = r.id').as('tests');
+
+function testsOf(row: SummaryColumns): string[] {
+  return (row.tests ?? '').split(',').filter((code) => code !== '').sort((a, b) => catalogOrder(a) - catalogOrder(b));
+}
+
+function summaryOf(row: SummaryColumns): RequestListRow {
+  return {
+    requestId: Number(row.id),
+    controlNumber: row.control_number,
+    submissionDate: row.submission_date,
+    requestStatus: row.status as RequestStatus,
+    ...familyFlags(testsOf(row)),
+  };
+}
+
+function sliced(query: Knex.QueryBuilder, { limit, offset = 0 }: PageRequest): Knex.QueryBuilder {
+  if (limit !== undefined) query.limit(limit);
+  if (offset > 0) query.offset(offset);
+  return query;
+}
+
+/** The length of the list: told by a page that ends it, otherwise counted. */
+async function totalOf(db: Db, filter: Filter, { limit, offset = 0 }: PageRequest, fetched: number): Promise<number> {
+  const endsTheList = (limit === undefined || fetched < limit) && (fetched > 0 || offset === 0);
+  if (endsTheList) return offset + fetched;
+  const [{ n }] = await requestsOf(db, filter).count({ n: '*' });
+  return Number(n);
+}
+
+/** GET requests/released: newest release first. */
+export async function listReleased(db: Db, { groups, ...page }: ListRequest): Promise<Page<ReleasedRow>> {
+  const filter: Filter = { statuses: ['RELEASED'], groups };
+  const rows: Array<SummaryColumns & { released_at: string }> = await sliced(
+    requestsOf(db, filter)
+      .select(...SUMMARY_COLUMNS, 'r.released_at', testsColumn(db))
+      .orderBy([{ column: 'r.released_at', order: 'desc' }, { column: 'r.id', order: 'desc' }]),
+    page,
+  );
+  return {
+    rows: rows.map((row) => ({ ...summaryOf(row), releasedAt: row.released_at })),
+    total: await totalOf(db, filter, page, rows.length),
+  };
+}
+
+/** Mirrors isAnalysisComplete (domain/requestStatus.ts): a value and a positive or negative remark. */
+const COMPLETE_ANALYSIS = "a.value is not null and trim(a.value) <> '' and a.remark in ('positive', 'negative')";
+
+/** GET requests/for-release: oldest submission first, with the completion of each group and family. */
+export async function listForRelease(db: Db, { groups, ...page }: ListRequest): Promise<Page<ForReleaseRow>> {
+  const filter: Filter = { statuses: ['FOR_RELEASE'], groups };
+  const counts = GROUPS.flatMap((g) => [
+    db.raw('count(case when a.result_group = ? then 1 end) as ??', [g, `${g}_total`]),
+    db.raw(`count(case when a.result_group = ? and ${COMPLETE_ANALYSIS} then 1 end) as ??`, [g, `${g}_complete`]),
+  ]);
+  const rows: Array<SummaryColumns & Record<string, number | string>> = await sliced(
+    requestsOf(db, filter)
+      .leftJoin('analyses as a', 'a.request_id', 'r.id')
+      .groupBy(SUMMARY_COLUMNS)
+      .select(...SUMMARY_COLUMNS, testsColumn(db), ...counts)
+      .orderBy(OLDEST_FIRST),
+    page,
+  );
+  return {
+    rows: rows.map((row) => {
+      const byGroup: Partial<Record<Group, GroupCount>> = {};
+      for (const g of GROUPS) byGroup[g] = { total: Number(row[`${g}_total`]), complete: Number(row[`${g}_complete`]) };
+      return { ...summaryOf(row), ...completionFromCounts(byGroup) };
+    }),
+    total: await totalOf(db, filter, page, rows.length),
+  };
+}
+
+interface ForTestingColumns extends SummaryColumns {
+  lot_batch_no: string | null;
+  sampler_name: string | null;
+  sample_source: string | null;
+  production_date: string | null;
+  expiry_date: string | null;
+  sampling_date: string | null;
+  sample_id: number | null;
+  position: number | null;
+  sample_type_description: string | null;
+}
+
+/**
+ * GET requests/for-testing: requests awaiting results (FOR_TESTING, or FOR_RELEASE until released),
+ * oldest submission first, with their tests and their samples, each with its request's sample
+ * information (SPEC section 3, "Sample (as read)"). One query: the page of requests joined with
+ * their samples.
+ */
+export async function listForTesting(db: Db, { groups, ...page }: ListRequest): Promise<Page<ForTestingRequest>> {
+  const filter: Filter = { statuses: OPEN_STATUSES, groups };
+  const requests = sliced(
+    requestsOf(db, filter)
+      .select(...SUMMARY_COLUMNS, 'r.lot_batch_no', 'r.sampler_name', 'r.sample_source', 'r.production_date', 'r.expiry_date', 'r.sampling_date', testsColumn(db))
+      .orderBy(OLDEST_FIRST),
+    page,
+  ).as('r');
+  const rows: ForTestingColumns[] = await db
+    .from(requests)
+    .leftJoin('samples as s', 's.request_id', 'r.id')
+    .select('r.*', 's.id as sample_id', 's.position', 's.sample_type_description')
+    .orderBy([...OLDEST_FIRST, { column: 's.position' }]);
+
+  const byId = new Map<number, ForTestingRequest>();
+  for (const row of rows) {
+    const id = Number(row.id);
+    let request = byId.get(id);
+    if (!request) {
+      request = { ...summaryOf(row), tests: testsOf(row), samples: [] };
+      byId.set(id, request);
+    }
+    if (row.sample_id === null) continue;
+    request.samples.push({
+      sampleId: Number(row.sample_id),
+      position: Number(row.position),
+      sampleTypeDescription: row.sample_type_description ?? '',
+      lotBatchNo: row.lot_batch_no,
+      samplerName: row.sampler_name,
+      sampleSource: row.sample_source,
+      productionDate: row.production_date,
+      expiryDate: row.expiry_date,
+      samplingDate: row.sampling_date,
+    });
+  }
+  return { rows: [...byId.values()], total: await totalOf(db, filter, page, byId.size) };
+}
