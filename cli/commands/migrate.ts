@@ -1,7 +1,15 @@
 import type { Command } from 'commander';
 import { migrateLatest, migrateRollback, migrationStatus } from '../../server/db/migrate.js';
 import { describeDatabase } from '../../server/config.js';
-import { info, out, withRuntime } from '../runtime.js';
+import { info, out, withRuntime, type Runtime } from '../runtime.js';
+
+/** Applies or reverts migrations with `change`, then says on stderr which (or `none`). */
+function migrateAndTell(change: (rt: Runtime) => Promise<string[]>, verb: string, none: string): Promise<void> {
+  return withRuntime(async (rt) => {
+    const names = await change(rt);
+    info(`${describeDatabase(rt.config.database)}: ${names.length ? `${verb} ${names.join(', ')}` : none}`);
+  }, { migrate: false });
+}
 
 export function registerMigrate(program: Command): void {
   const migrate = program
@@ -12,23 +20,13 @@ export function registerMigrate(program: Command): void {
   migrate
     .command('latest', { isDefault: true })
     .description('apply every pending migration')
-    .action(() =>
-      withRuntime(async (rt) => {
-        const applied = await migrateLatest(rt.db);
-        info(`${describeDatabase(rt.config.database)}: ${applied.length ? `applied ${applied.join(', ')}` : 'already up to date'}`);
-      }, { migrate: false }),
-    );
+    .action(() => migrateAndTell((rt) => migrateLatest(rt.db), 'applied', 'already up to date'));
 
   migrate
     .command('rollback')
     .description('revert the last batch of migrations')
     .option('--all', 'revert every migration')
-    .action((opts: { all?: boolean }) =>
-      withRuntime(async (rt) => {
-        const reverted = await migrateRollback(rt.db, Boolean(opts.all));
-        info(`${describeDatabase(rt.config.database)}: ${reverted.length ? `reverted ${reverted.join(', ')}` : 'nothing to roll back'}`);
-      }, { migrate: false }),
-    );
+    .action((opts: { all?: boolean }) => migrateAndTell((rt) => migrateRollback(rt.db, Boolean(opts.all)), 'reverted', 'nothing to roll back'));
 
   migrate
     .command('status')

@@ -2,6 +2,7 @@
 // validates with and the form builds against, plus the form's own checks of SPEC section 5. Pure.
 import { z } from 'zod';
 import { ANALYTE_CODES, PURPOSES, SAMPLE_CATEGORIES, type Purpose, type SampleCategory } from './catalog.js';
+import type { RequestRecord } from './requestShape.js';
 
 /** The alerts of SPEC section 5, in the order the form checks them. */
 export const SUBMIT_ALERTS = {
@@ -124,20 +125,25 @@ export const SubmitRequestPayload = z
     };
   });
 
+/** The contact and sample details of a submission: stored as given, read back in the same fields. */
+type SubmittedDetails = Pick<
+  RequestRecord,
+  | 'representativeName'
+  | 'contactNumber'
+  | 'emailAddress'
+  | 'companyName'
+  | 'clientClassification'
+  | 'ltoNumber'
+  | 'lotBatchNo'
+  | 'sampleSource'
+  | 'productionDate'
+  | 'expiryDate'
+  | 'samplingDate'
+  | 'samplerName'
+>;
+
 /** A validated submission, ready to store. */
-export interface SubmitRequestInput {
-  representativeName: string;
-  contactNumber: string;
-  emailAddress: string;
-  companyName: string;
-  clientClassification: string;
-  ltoNumber: string | null;
-  lotBatchNo: string | null;
-  sampleSource: string | null;
-  productionDate: string | null;
-  expiryDate: string | null;
-  samplingDate: string | null;
-  samplerName: string | null;
+export interface SubmitRequestInput extends SubmittedDetails {
   /** Sample type descriptions, in row order. */
   samples: string[];
   testingPurpose: Purpose;

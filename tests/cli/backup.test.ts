@@ -5,7 +5,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../server/db/knex.js';
-import { LABCTL, labctl, tempDataDir } from './labctl.js';
+import { LABCTL, labctl, removeDir, tempDataDir } from './labctl.js';
 
 const TABLES = ['users', 'clients', 'requests', 'request_tests', 'samples', 'analyses', 'audit_log', 'control_number_counters'];
 
@@ -22,7 +22,7 @@ describe('labctl backup', () => {
   });
   const newDir = () => {
     const dir = tempDataDir();
-    cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    cleanup.push(() => removeDir(dir));
     return dir;
   };
   const open = (filename: string) => {

@@ -1,9 +1,8 @@
-import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { labctl, tempDataDir } from './labctl.js';
+import { labctl, removeDir, tempDataDir } from './labctl.js';
 
 const dataDir = tempDataDir();
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => removeDir(dataDir));
 
 const COMMANDS: Array<{ path: string[]; options: string[] }> = [
   { path: ['seed'], options: ['--demo', '--volume <n>', '--seed <n>', '--json'] },

@@ -1,31 +1,19 @@
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { monthlyReport } from '../../server/services/reports.js';
 import { databaseKind } from '../helpers/testDatabase.js';
-import { openDemoDatabase, type DemoDatabase } from './demoDatabase.js';
-import { labctl, tempDataDir } from './labctl.js';
+import { labctlOnDatabase, openDemoDatabase } from './demoDatabase.js';
 
 describe(`labctl report monthly (${databaseKind()})`, () => {
-  let database: DemoDatabase;
-  let dataDir: string;
-  const run = (...args: string[]) => labctl(['report', 'monthly', ...args], dataDir, { env: database.env });
-
-  beforeAll(async () => {
-    database = await openDemoDatabase();
-    dataDir = tempDataDir();
-  });
-  afterAll(async () => {
-    await database.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const lab = labctlOnDatabase(openDemoDatabase, 'all');
+  const run = (...args: string[]) => lab.run(['report', 'monthly', ...args]);
 
   it('gives the counts of the database pages as JSON, per discipline or all four', async () => {
     const all = await run('--year', '2026', '--format', 'json');
     expect(all.exitCode).toBe(0);
     const body = JSON.parse(all.stdout);
     expect(Object.keys(body)).toEqual(['microbio', 'chem-microbial', 'chem-elisa', 'molbio']);
-    expect(body.microbio).toEqual(await monthlyReport(database.db, 'microbio', 2026));
-    expect(body['chem-elisa']).toEqual(await monthlyReport(database.db, 'chemElisa', 2026));
+    expect(body.microbio).toEqual(await monthlyReport(lab.database.db, 'microbio', 2026));
+    expect(body['chem-elisa']).toEqual(await monthlyReport(lab.database.db, 'chemElisa', 2026));
     expect(body.molbio.horsePosNegCountsByMonthAndYear['2026-03']).toEqual({ positive: 1, negative: 0 });
 
     const molbio = JSON.parse((await run('--year', '2026', '--discipline', 'molbio', '--format', 'json')).stdout);

@@ -1,23 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databaseKind } from '../helpers/testDatabase.js';
-import { openDemoDatabase, statuses, type DemoDatabase } from './demoDatabase.js';
-import { labctl, tempDataDir } from './labctl.js';
+import { labctlOnDatabase, openDemoDatabase, statuses } from './demoDatabase.js';
 
 describe(`labctl requests (${databaseKind()})`, () => {
-  let database: DemoDatabase;
-  let dataDir: string;
-  const run = (...args: string[]) => labctl(args, dataDir, { env: database.env });
-
-  beforeEach(async () => {
-    database = await openDemoDatabase();
-    dataDir = tempDataDir();
-  });
-  afterEach(async () => {
-    await database.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const lab = labctlOnDatabase(openDemoDatabase);
+  const run = (...args: string[]) => lab.run(args);
 
   it('lists requests as a plain table, oldest first, filtered by status', async () => {
     const all = await run('requests', 'list');
@@ -79,19 +68,19 @@ describe(`labctl requests (${databaseKind()})`, () => {
     expect(controlNumber).toBeDefined();
     expect(res.stderr).toContain(`mail to client@demo.lab: National Meat Inspection Service: request approved, control number ${controlNumber}`);
 
-    const request = await database.db('requests').where('id', 7).first();
-    expect(request).toMatchObject({ status: 'FOR_TESTING', control_number: controlNumber, approved_by: await database.userId('staff@demo.lab') });
-    const analyses = await database.db('analyses').where('request_id', 7).count({ n: '*' });
+    const request = await lab.database.db('requests').where('id', 7).first();
+    expect(request).toMatchObject({ status: 'FOR_TESTING', control_number: controlNumber, approved_by: await lab.database.userId('staff@demo.lab') });
+    const analyses = await lab.database.db('analyses').where('request_id', 7).count({ n: '*' });
     expect(Number(analyses[0].n)).toBe(2 * 3);
-    const audit = await database.db('audit_log').where({ request_id: 7, action: 'request.approve' }).first();
-    expect(audit.actor_user_id).toBe(await database.userId('staff@demo.lab'));
+    const audit = await lab.database.db('audit_log').where({ request_id: 7, action: 'request.approve' }).first();
+    expect(audit.actor_user_id).toBe(await lab.database.userId('staff@demo.lab'));
 
     const json = await run('requests', 'approve', '8', '--as', 'staff@demo.lab', '--json');
     expect(JSON.parse(json.stdout)).toEqual({ requestId: 8, controlNumber: expect.stringMatching(/^\d{4}-\d{4}$/), requestStatus: 'FOR_TESTING' });
   });
 
   it('explains a refused transition on stderr with exit 1 and changes nothing', async () => {
-    const before = await statuses(database.db);
+    const before = await statuses(lab.database.db);
     const approve = await run('requests', 'approve', '2026-0003', '--as', 'staff@demo.lab');
     expect(approve.exitCode).toBe(1);
     expect(approve.stdout).toBe('');
@@ -100,7 +89,7 @@ describe(`labctl requests (${databaseKind()})`, () => {
     expect(release.stderr).toContain('Cannot release a request that is RELEASED; only a request that is FOR RELEASE can be.');
     const reject = await run('requests', 'reject', '2026-0004', '--as', 'staff@demo.lab', '--yes');
     expect(reject.stderr).toContain('Cannot reject a request that is FOR TESTING; only a request that is PENDING REVIEW or FOR RELEASE can be.');
-    expect(await statuses(database.db)).toEqual(before);
+    expect(await statuses(lab.database.db)).toEqual(before);
   });
 
   it('acts only as an active staff or admin account', async () => {
@@ -112,7 +101,7 @@ describe(`labctl requests (${databaseKind()})`, () => {
     expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toContain('No account has the e-mail or username nobody@demo.lab.');
 
-    await database.db('users').where({ email: 'staff@demo.lab' }).update({ deletion_status: 'DISABLED' });
+    await lab.database.db('users').where({ email: 'staff@demo.lab' }).update({ deletion_status: 'DISABLED' });
     const disabled = await run('requests', 'approve', '7', '--as', 'staff@demo.lab');
     expect(disabled.exitCode).toBe(1);
     expect(disabled.stderr).toContain('The account staff@demo.lab is disabled: only active accounts may act.');
@@ -120,7 +109,7 @@ describe(`labctl requests (${databaseKind()})`, () => {
     const missing = await run('requests', 'approve', '7');
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain("required option '--as <email>' not specified");
-    expect((await statuses(database.db))['7']).toBe('PENDING_REVIEW');
+    expect((await statuses(lab.database.db))['7']).toBe('PENDING_REVIEW');
   });
 
   it('rejects only with --yes when there is no terminal to confirm on, with the desk messages', async () => {
@@ -128,16 +117,16 @@ describe(`labctl requests (${databaseKind()})`, () => {
     expect(unconfirmed.exitCode).toBe(2);
     expect(unconfirmed.stderr).toContain('Reject request 7 (Demo Meat Traders Inc., PENDING REVIEW)?');
     expect(unconfirmed.stderr).toContain('pass --yes');
-    expect((await statuses(database.db))['7']).toBe('PENDING_REVIEW');
+    expect((await statuses(lab.database.db))['7']).toBe('PENDING_REVIEW');
 
     const pending = await run('requests', 'reject', '7', '--as', 'staff@demo.lab', '--yes');
     expect(pending.exitCode).toBe(0);
     expect(pending.stdout).toBe('Request rejected successfully!');
     const forRelease = await run('requests', 'reject', '2026-0002', '--as', 'staff@demo.lab', '-y');
     expect(forRelease.stdout).toBe('Request has been rejected');
-    const after = await statuses(database.db);
+    const after = await statuses(lab.database.db);
     expect([after['7'], after['2026-0002']]).toEqual(['REJECTED', 'REJECTED']);
-    const [audit] = await database.db('audit_log').where('action', 'request.reject').count({ n: '*' });
+    const [audit] = await lab.database.db('audit_log').where('action', 'request.reject').count({ n: '*' });
     expect(Number(audit.n)).toBe(2);
   });
 
@@ -145,9 +134,9 @@ describe(`labctl requests (${databaseKind()})`, () => {
     const res = await run('requests', 'release', '2026-0002', '--as', 'staff@demo.lab');
     expect(res.exitCode).toBe(0);
     expect(res.stdout).toBe('Request released successfully');
-    expect((await statuses(database.db))['2026-0002']).toBe('RELEASED');
-    const outbox = fs.readdirSync(path.join(dataDir, 'outbox'));
+    expect((await statuses(lab.database.db))['2026-0002']).toBe('RELEASED');
+    const outbox = fs.readdirSync(path.join(lab.dataDir, 'outbox'));
     expect(outbox).toHaveLength(1);
-    expect(fs.readFileSync(path.join(dataDir, 'outbox', outbox[0]), 'utf8')).toContain('results released for 2026-0002');
+    expect(fs.readFileSync(path.join(lab.dataDir, 'outbox', outbox[0]), 'utf8')).toContain('results released for 2026-0002');
   });
 });

@@ -1,37 +1,25 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databaseKind } from '../helpers/testDatabase.js';
-import { openDemoDatabase, statuses, type DemoDatabase } from './demoDatabase.js';
-import { labctl, tempDataDir } from './labctl.js';
+import { labctlOnDatabase, openDemoDatabase, statuses } from './demoDatabase.js';
 
 const GOOD = path.resolve('fixtures/results-example.csv');
 const WITH_ERRORS = path.resolve('fixtures/results-with-errors.csv');
 
 describe(`labctl results import (${databaseKind()})`, () => {
-  let database: DemoDatabase;
-  let dataDir: string;
-  const run = (args: string[], options: Parameters<typeof labctl>[2] = {}) => labctl(args, dataDir, { ...options, env: database.env });
+  const lab = labctlOnDatabase(openDemoDatabase);
+  const { run } = lab;
   const resultsOf = (controlNumber: string) =>
-    database.db('analyses as a')
+    lab.database.db('analyses as a')
       .join('requests as r', 'r.id', 'a.request_id')
       .join('samples as s', 's.id', 'a.sample_id')
       .where('r.control_number', controlNumber)
       .orderBy(['s.position', 'a.test_code'])
       .select('s.position', 'a.test_code', 'a.value', 'a.remark', 'a.analysis_date', 'a.entered_by');
-  const auditCount = async () => Number((await database.db('audit_log').count({ n: '*' }))[0].n);
-
-  beforeEach(async () => {
-    database = await openDemoDatabase();
-    dataDir = tempDataDir();
-  });
-  afterEach(async () => {
-    await database.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const auditCount = async () => Number((await lab.database.db('audit_log').count({ n: '*' }))[0].n);
 
   it('reports every problem of a file with its line number and writes nothing', async () => {
-    const before = { statuses: await statuses(database.db), results: await resultsOf('2026-0003'), audit: await auditCount() };
+    const before = { statuses: await statuses(lab.database.db), results: await resultsOf('2026-0003'), audit: await auditCount() };
     const res = await run(['results', 'import', WITH_ERRORS, '--as', 'microbiotester@demo.lab']);
     expect(res.exitCode).toBe(1);
     expect(res.stdout).toBe('');
@@ -48,7 +36,7 @@ describe(`labctl results import (${databaseKind()})`, () => {
       'line 10: value is empty',
       `Error: 10 problems on 9 lines of ${WITH_ERRORS}; nothing was imported.`,
     ]);
-    expect({ statuses: await statuses(database.db), results: await resultsOf('2026-0003'), audit: await auditCount() }).toEqual(before);
+    expect({ statuses: await statuses(lab.database.db), results: await resultsOf('2026-0003'), audit: await auditCount() }).toEqual(before);
 
     const json = await run(['results', 'import', WITH_ERRORS, '--as', 'microbiotester@demo.lab', '--json']);
     expect(json.exitCode).toBe(1);
@@ -63,7 +51,7 @@ describe(`labctl results import (${databaseKind()})`, () => {
     expect(res.exitCode).toBe(0);
     expect(res.stdout).toBe('Imported 6 rows for 1 request (6 results changed); 1 request is complete (FOR RELEASE).\nMoved to FOR RELEASE: 2026-0003');
 
-    const tester = await database.userId('microbiotester@demo.lab');
+    const tester = await lab.database.userId('microbiotester@demo.lab');
     expect(await resultsOf('2026-0003')).toEqual([
       { position: 1, test_code: 'coliformCount', value: '1.2 x 10^3 CFU/g, within limit', remark: 'negative', analysis_date: '2026-03-18', entered_by: tester },
       { position: 1, test_code: 'salmonellaSp', value: 'Not detected in 25 g', remark: 'negative', analysis_date: '2026-03-19', entered_by: tester },
@@ -72,8 +60,8 @@ describe(`labctl results import (${databaseKind()})`, () => {
       { position: 2, test_code: 'salmonellaSp', value: 'Detected in 25 g', remark: 'positive', analysis_date: '2026-03-19', entered_by: tester },
       { position: 2, test_code: 'staphylococcusAureus', value: '<10 CFU/g', remark: 'negative', analysis_date: null, entered_by: tester },
     ]);
-    expect((await statuses(database.db))['2026-0003']).toBe('FOR_RELEASE');
-    const audit = await database.db('audit_log').where({ action: 'results.write', actor_user_id: tester }).select('details');
+    expect((await statuses(lab.database.db))['2026-0003']).toBe('FOR_RELEASE');
+    const audit = await lab.database.db('audit_log').where({ action: 'results.write', actor_user_id: tester }).select('details');
     expect(audit).toHaveLength(1);
     expect(JSON.parse(audit[0].details).status).toEqual({ before: 'FOR_TESTING', after: 'FOR_RELEASE' });
 
@@ -90,7 +78,7 @@ describe(`labctl results import (${databaseKind()})`, () => {
     expect(res.exitCode).toBe(0);
     expect(res.stdout).toBe('Dry run: 6 rows for 1 request would be imported; afterwards 1 request is complete (FOR RELEASE). Nothing was written.\nWould move to FOR RELEASE: 2026-0003');
     expect(await resultsOf('2026-0003')).toEqual(before);
-    expect((await statuses(database.db))['2026-0003']).toBe('FOR_TESTING');
+    expect((await statuses(lab.database.db))['2026-0003']).toBe('FOR_TESTING');
   });
 
   it('enters only the acting tester\'s discipline, as an active tester account', async () => {
@@ -103,10 +91,10 @@ describe(`labctl results import (${databaseKind()})`, () => {
     expect(staff.exitCode).toBe(1);
     expect(staff.stderr).toContain('staff@demo.lab is a staff account: only tester accounts (chemtester, microbiotester, molbiotester) enter results.');
 
-    const missing = await run(['results', 'import', path.join(dataDir, 'nope.csv'), '--as', 'microbiotester@demo.lab']);
+    const missing = await run(['results', 'import', path.join(lab.dataDir, 'nope.csv'), '--as', 'microbiotester@demo.lab']);
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toContain('nope.csv: no such file');
-    expect((await statuses(database.db))['2026-0003']).toBe('FOR_TESTING');
+    expect((await statuses(lab.database.db))['2026-0003']).toBe('FOR_TESTING');
   });
 
   it('reads standard input with "-"', async () => {

@@ -1,22 +1,10 @@
-import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
-import { labctlEnv } from './demoDatabase.js';
-import { labctl, tempDataDir } from './labctl.js';
+import { describe, expect, it } from 'vitest';
+import { createTestDatabase, databaseKind } from '../helpers/testDatabase.js';
+import { labctlOnDatabase } from './demoDatabase.js';
 
 describe(`labctl seed (${databaseKind()})`, () => {
-  let database: TestDatabase;
-  let dataDir: string;
-  const run = (...args: string[]) => labctl(args, dataDir, { env: labctlEnv(database) });
-
-  beforeEach(async () => {
-    database = await createTestDatabase();
-    dataDir = tempDataDir();
-  });
-  afterEach(async () => {
-    await database.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const lab = labctlOnDatabase(createTestDatabase);
+  const run = (...args: string[]) => lab.run(args);
 
   it('creates the demo accounts and demo requests in every status, once', async () => {
     const res = await run('seed');
@@ -42,7 +30,7 @@ describe(`labctl seed (${databaseKind()})`, () => {
     expect(Object.values(volume.byStatus as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(400);
     expect(volume.byStatus.RELEASED).toBeGreaterThan(volume.byStatus.PENDING_REVIEW);
 
-    const db = database.db;
+    const db = lab.database.db;
     expect(Number((await db('requests').count({ n: '*' }))[0].n)).toBe(400);
     expect(Number((await db('samples').count({ n: '*' }))[0].n)).toBe(volume.samples);
     expect(Number((await db('analyses').count({ n: '*' }))[0].n)).toBe(volume.analyses);

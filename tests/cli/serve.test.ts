@@ -1,17 +1,9 @@
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { LABCTL, labctl, tempDataDir } from './labctl.js';
+import { LABCTL, dataDirsPerTest, labctl } from './labctl.js';
 
-const dirs: string[] = [];
-const newDir = () => {
-  const d = tempDataDir();
-  dirs.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const newDir = dataDirsPerTest();
 
 describe('labctl serve', () => {
   it('prints the URL and demo accounts, serves, and shuts down cleanly on Ctrl-C', async () => {
@@ -72,13 +64,13 @@ describe('labctl serve', () => {
 describe('labctl migrate', () => {
   it('reports status, rolls back and re-applies', async () => {
     const dataDir = newDir();
-    expect((await labctl(['migrate', 'latest'], dataDir)).stderr).toContain('applied 001_initial');
+    expect((await labctl(['migrate', 'latest'], dataDir)).stderr).toContain('applied 001_initial, 002_list_indexes');
     const status = await labctl(['migrate', 'status', '--json'], dataDir);
-    expect(JSON.parse(status.stdout)).toEqual({ applied: ['001_initial'], pending: [] });
+    expect(JSON.parse(status.stdout)).toEqual({ applied: ['001_initial', '002_list_indexes'], pending: [] });
     const rollback = await labctl(['migrate', 'rollback', '--all'], dataDir);
     expect(rollback.exitCode).toBe(0);
-    expect(rollback.stderr).toContain('reverted 001_initial');
-    expect(JSON.parse((await labctl(['migrate', 'status', '--json'], dataDir)).stdout).pending).toEqual(['001_initial']);
+    expect(rollback.stderr).toContain('reverted 002_list_indexes, 001_initial');
+    expect(JSON.parse((await labctl(['migrate', 'status', '--json'], dataDir)).stdout).pending).toEqual(['001_initial', '002_list_indexes']);
   });
 });
 

@@ -1,21 +1,12 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../server/db/knex.js';
 import { verifyPassword } from '../../server/services/secrets.js';
 import { startMailbox, type Mailbox } from '../helpers/mailbox.js';
-import { labctl, tempDataDir } from './labctl.js';
+import { dataDirsPerTest, labctl } from './labctl.js';
 
 const PASSWORD = 'a long passphrase';
-const dirs: string[] = [];
-const newDir = () => {
-  const d = tempDataDir();
-  dirs.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const newDir = dataDirsPerTest();
 
 /** Reads the password hash straight from the data directory's database. */
 async function passwordHashOf(dataDir: string, email: string): Promise<string> {

@@ -20,11 +20,11 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect } from '@playwright/test';
-import { startMailServer, type Mailbox } from './mail.js';
+import { startMailbox, type Mailbox } from '../helpers/mailbox.js';
 
 export { expect };
-export type { Mail, Mailbox, WaitForOptions } from './mail.js';
-export { extractCode } from './mail.js';
+export type { Mail, Mailbox, WaitForOptions } from '../helpers/mailbox.js';
+export { extractCode } from '../helpers/mailbox.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -153,27 +153,27 @@ export const test = base.extend<object, { lab: Lab }>({
         if (echo) console.log(`[labctl ${workerInfo.workerIndex}] ${line}`);
       };
 
-      const mail = await startMailServer(0);
+      const mailbox = await startMailbox();
       const dataDir = await mkdtemp(path.join(tmpdir(), 'lab-e2e-'));
       let child: ChildProcess | undefined;
       try {
         let baseURL: string;
         try {
-          ({ child, baseURL } = await startServer(dataDir, mail.url, log));
+          ({ child, baseURL } = await startServer(dataDir, mailbox.url, log));
         } catch (error) {
           const output = lines.slice(-40).join('\n');
           throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`, { cause: error });
         }
         await provide({
           baseURL,
-          mailbox: mail.mailbox,
+          mailbox,
           demo: DEMO,
           dataDir,
           output: () => lines.join('\n'),
         });
       } finally {
         if (child) await stopServer(child);
-        await mail.close();
+        await mailbox.close();
         await rm(dataDir, { recursive: true, force: true });
       }
     },

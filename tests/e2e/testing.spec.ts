@@ -136,6 +136,44 @@ test.describe('testing portals', () => {
     await expect.poll(() => dialogs).toEqual([failure, 'No sample ID found for this request']);
   });
 
+  test('Test Results lists the released requests a page at a time; Show more loads the next page from the keyboard', async ({ page, lab }) => {
+    // Released in 2019, before anything else on this server: they end the list, past its first page.
+    const seeded = await seedRequests(
+      lab,
+      Array.from({ length: 105 }, (_, i) => ({ tests: ['dog'], status: 'RELEASED' as const, submissionDate: new Date(Date.UTC(2019, 0, 2, 8, i)).toISOString() })),
+    );
+    const oldest = seeded[0].controlNumber!;
+    const { userId } = await signInAs(page, lab, lab.demo.molbiotester);
+    await page.goto(`/test-results-molbio/${userId}`);
+
+    const released = page.getByRole('region', { name: 'Released' });
+    const rows = released.getByRole('listitem');
+    await expect(rows).toHaveCount(100);
+    await expect(released.getByRole('button', { name: oldest, exact: true })).toHaveCount(0);
+    const count = released.getByText(/^Showing 100 of [\d,]+$/);
+    const total = Number((await count.textContent())!.replace(/^Showing 100 of /, '').replace(/,/g, ''));
+    expect(total).toBeGreaterThanOrEqual(105);
+
+    const more = released.getByRole('button', { name: 'Show more' });
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await expect(rows).toHaveCount(Math.min(total, 200));
+    // The keyboard goes on from the first request added.
+    await expect(rows.nth(100).getByRole('button')).toBeFocused();
+    while (await more.isVisible()) await more.click();
+    await expect(rows).toHaveCount(total);
+    await expect(released.getByText(`Showing ${total.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`)).toBeVisible();
+
+    // A request from a later page opens its details like any other.
+    await released.getByRole('button', { name: oldest, exact: true }).click();
+    const details = released.locator(`#released-${seeded[0].requestId}-details`);
+    await expect(details.getByRole('heading', { name: 'Molecular Biology Tests' })).toBeVisible();
+    await expect(details).toContainText('Not detected');
+    await expectNoAxeViolations(page, { atLeast: 'serious' });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await expectNoHorizontalScroll(page);
+  });
+
   test('shows the empty messages of For Testing and Test Results', async ({ page, lab }) => {
     await setAside(lab, ['FOR_TESTING', 'FOR_RELEASE', 'RELEASED'], async () => {
       const empty = [

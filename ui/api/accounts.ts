@@ -1,7 +1,8 @@
 /**
  * The account calls of SPEC section 7 beyond login itself (which is in ./session.ts): password
- * reset, registration, the client profile and resending codes. Parameters travel in JSON bodies
- * (the server also accepts them in the query), so no secret ever appears in a URL.
+ * reset, registration and resending codes (the client profile is getClientProfile of ./requests.ts).
+ * Parameters travel in JSON bodies (the server also accepts them in the query), so no secret ever
+ * appears in a URL.
  */
 import type { RegistrationPayload } from '../../server/domain/accountRules.js';
 import { getJson, postJson, segment, withQuery } from './http.js';
@@ -41,21 +42,6 @@ export function registerClient(payload: RegistrationPayload): Promise<Registered
 /** POST /clientverify: completes the registration. */
 export async function verifyRegistration(email: string, otp: string): Promise<void> {
   await postJson<Message>('/clientverify', { email, otp });
-}
-
-/** GET /clientview/{userId}: the client profile of SPEC section 3. */
-export interface ClientProfile {
-  username: string | null;
-  /** Digits, e.g. 639171234567. */
-  contactNumber: string;
-  email: string;
-  companyName: string;
-  ltoNumber: string;
-  classification: string;
-}
-
-export function getClientProfile(userId: string | number, signal?: AbortSignal): Promise<ClientProfile> {
-  return getJson<ClientProfile>(`/clientview/${segment(userId)}`, signal);
 }
 
 /** POST /resend-code: a new code of the kind (the server allows one a minute). */

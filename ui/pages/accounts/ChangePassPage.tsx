@@ -1,9 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { PASSWORD_MIN, PASSWORDS_DIFFER, passwordsMatch } from '../../../server/domain/accountRules.js';
 import { changePassword } from '../../api/accounts.js';
 import { isApiError } from '../../api/http.js';
-import { NavButton } from '../../components/NavButton.js';
+import { AccountForm, LINKS } from '../../components/accounts/AccountForm.js';
 import { Page } from '../../components/Page.js';
 import { PasswordField } from '../../components/PasswordField.js';
 
@@ -14,29 +14,18 @@ export function ChangePassPage() {
   const hintId = useId();
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    if (!passwordsMatch(password, repeat)) {
-      alert(PASSWORDS_DIFFER);
-      return;
-    }
-    setBusy(true);
-    try {
-      await changePassword(email, password);
-    } catch (error) {
-      setBusy(false);
-      alert(isApiError(error) ? 'Unsuccessful' : `Failed connection to the server: ${(error as Error).message}`);
-      return;
-    }
-    navigate('/password-changed');
-  }
 
   return (
     <Page title="Change Password" note={`Choose a new password for ${email}.`} width="narrow">
-      <form className="form" onSubmit={onSubmit} aria-busy={busy} noValidate>
+      <AccountForm
+        label="Change Password"
+        links={[LINKS.logIn]}
+        noValidate
+        check={() => (passwordsMatch(password, repeat) ? null : PASSWORDS_DIFFER)}
+        send={() => changePassword(email, password)}
+        done={() => navigate('/password-changed')}
+        failed={(error) => alert(isApiError(error) ? 'Unsuccessful' : `Failed connection to the server: ${(error as Error).message}`)}
+      >
         <PasswordField
           label="New Password"
           name="newPassword"
@@ -49,15 +38,7 @@ export function ChangePassPage() {
           At least {PASSWORD_MIN} characters.
         </p>
         <PasswordField label="Repeat Password" name="repeatPassword" autoComplete="new-password" value={repeat} onValueChange={setRepeat} />
-        <button type="submit" className="button button-primary button-block" disabled={busy}>
-          Change Password
-        </button>
-        <div className="form-links">
-          <NavButton to="/login" variant="link">
-            Back To Log In
-          </NavButton>
-        </div>
-      </form>
+      </AccountForm>
     </Page>
   );
 }

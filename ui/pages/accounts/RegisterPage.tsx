@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   CLIENT_CLASSIFICATIONS,
@@ -15,9 +15,10 @@ import {
   type RegistrationForm,
 } from '../../../server/domain/accountRules.js';
 import { registerClient } from '../../api/accounts.js';
+import { AccountForm, LINKS } from '../../components/accounts/AccountForm.js';
+import { EmailField } from '../../components/accounts/EmailField.js';
 import { serverMessage } from '../../components/accounts/refusal.js';
 import { SelectField } from '../../components/accounts/SelectField.js';
-import { NavButton } from '../../components/NavButton.js';
 import { Page } from '../../components/Page.js';
 import { PasswordField } from '../../components/PasswordField.js';
 import { TextField } from '../../components/TextField.js';
@@ -41,30 +42,21 @@ const EMPTY_FORM: RegistrationForm = {
 export function RegisterPage() {
   const navigate = useNavigate();
   const [form, setForm] = useState(EMPTY_FORM);
-  const [busy, setBusy] = useState(false);
   const set = (field: keyof RegistrationForm) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    if (!registrationComplete(form)) {
-      alert(REGISTRATION_INCOMPLETE);
-      return;
-    }
-    setBusy(true);
-    try {
-      const registered = await registerClient(registrationPayload(form));
-      navigate('/tfaverify', { state: { email: registered.email } satisfies TfaVerifyState });
-    } catch (error) {
-      setBusy(false);
-      alert(serverMessage(error) ?? 'Registration failed.');
-    }
-  }
 
   return (
     <Page title="Register" note="Create a client account to submit testing requests." width="medium">
-      {/* noValidate: the spec's own alert names what is missing, not the browser's bubbles. */}
-      <form className="form" onSubmit={onSubmit} aria-busy={busy} noValidate>
+      <AccountForm
+        label="Register"
+        busyLabel="Registering..."
+        links={[LINKS.logIn, LINKS.forget]}
+        // The spec's own alert names what is missing, not the browser's bubbles.
+        noValidate
+        check={() => (registrationComplete(form) ? null : REGISTRATION_INCOMPLETE)}
+        send={() => registerClient(registrationPayload(form))}
+        done={(registered) => navigate('/tfaverify', { state: { email: registered.email } satisfies TfaVerifyState })}
+        failed={(error) => alert(serverMessage(error) ?? 'Registration failed.')}
+      >
         <fieldset className="form">
           <legend>Your details</legend>
           <TextField
@@ -101,17 +93,7 @@ export function RegisterPage() {
             value={form.contactNumber}
             onValueChange={(v) => set('contactNumber')(formatContactNumber(v))}
           />
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            aria-required
-            value={form.email}
-            onValueChange={set('email')}
-          />
+          <EmailField aria-required value={form.email} onValueChange={set('email')} />
           <PasswordField label="Password" name="password" autoComplete="new-password" aria-required value={form.password} onValueChange={set('password')} />
         </fieldset>
 
@@ -147,19 +129,7 @@ export function RegisterPage() {
             />
           )}
         </fieldset>
-
-        <button type="submit" className="button button-primary button-block" disabled={busy}>
-          {busy ? 'Registering...' : 'Register'}
-        </button>
-        <div className="form-links">
-          <NavButton to="/login" variant="link">
-            Back To Log In
-          </NavButton>
-          <NavButton to="/forget" variant="link">
-            Forget Password?
-          </NavButton>
-        </div>
-      </form>
+      </AccountForm>
     </Page>
   );
 }

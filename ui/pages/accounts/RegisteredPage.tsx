@@ -1,15 +1,6 @@
-import { NavButton } from '../../components/NavButton.js';
-import { Page } from '../../components/Page.js';
+import { NoticePage } from '../../components/accounts/NoticePage.js';
 
 /** /registered: end of the registration. */
 export function RegisteredPage() {
-  return (
-    <Page title="Thank you for registering" note="Your account is verified. You can now log in." width="narrow">
-      <div className="actions">
-        <NavButton to="/login" variant="primary">
-          Go Back
-        </NavButton>
-      </div>
-    </Page>
-  );
+  return <NoticePage title="Thank you for registering" note="Your account is verified. You can now log in." back="/login" />;
 }
