@@ -5,9 +5,12 @@ import { ANALYTES, FAMILY_LABELS, findAnalyte, purposeLabel, REMARK_COLOURS, typ
 import { completionOf, FAMILY_COMPLETION_KEY } from '../../server/domain/completion.js';
 import { formatPhp } from '../../server/domain/fees.js';
 import { can } from '../../server/domain/policies.js';
+import { IdSchema, MAX_ID } from '../../server/domain/ids.js';
 import { familiesOf } from '../../server/domain/requestShape.js';
 import { applyTransition, REQUEST_STATUSES, STATUS_DISPLAY, type RequestStatus, type Transition } from '../../server/domain/requestStatus.js';
+import { MAX_PAGE_SIZE, PageQuery } from '../../server/http/paging.js';
 import { listDeskRequests } from '../../server/services/requests/desk.js';
+import type { PageRequest } from '../../server/services/requests/lists.js';
 import { findRequest, withSamples, type RequestView } from '../../server/services/requests/read.js';
 import { approveRequest, rejectRequest, releaseRequest, type DeskDeps } from '../../server/services/requests/transitions.js';
 import { analysesOf } from '../../server/services/results/read.js';
@@ -44,7 +47,10 @@ function parseStatus(text: string): RequestStatus {
 async function resolveRequest(db: Knex, ref: string): Promise<RequestView> {
   const text = ref.trim();
   if (/^[0-9]+$/.test(text)) {
-    const found = await findRequest(db, Number(text));
+    // The API's bound: a larger number is no id at all, and PostgreSQL would refuse to look it up.
+    const id = IdSchema.safeParse(text);
+    if (!id.success) throw new UsageError(`"${text}" is not a request id: ids are whole numbers from 1 to ${MAX_ID}.`);
+    const found = await findRequest(db, id.data);
     if (!found) throw new AbortError(`There is no request ${text}.`);
     return found;
   }
@@ -57,10 +63,31 @@ async function resolveRequest(db: Knex, ref: string): Promise<RequestView> {
 const testsSelected = (r: RequestView) => familiesOf(r.tests).map((f) => FAMILY_LABELS[f]).join(', ');
 const describeRequest = (r: RequestView) => `request ${r.controlNumber ?? r.requestId} (${r.companyName}, ${STATUS_DISPLAY[r.requestStatus]})`;
 
-async function listCommand(opts: { status?: string; json?: boolean }): Promise<void> {
+/** --limit and --offset, checked as the API checks ?limit= and ?offset=. */
+function parsePage(opts: { limit?: string; offset?: string }): PageRequest {
+  const page = PageQuery.safeParse(opts);
+  if (!page.success) {
+    const problems = page.error.issues.map((issue) => {
+      const flag = issue.path[0] as 'limit' | 'offset';
+      return `--${flag} ${issue.message} (got "${opts[flag]}")`;
+    });
+    throw new UsageError(`${problems.join('; ')}.`);
+  }
+  return page.data;
+}
+
+interface ListCommandOptions {
+  status?: string;
+  limit?: string;
+  offset?: string;
+  json?: boolean;
+}
+
+async function listCommand(opts: ListCommandOptions): Promise<void> {
   const status = opts.status === undefined ? undefined : parseStatus(opts.status);
+  const page = parsePage(opts);
   await withRuntime(async (rt) => {
-    const requests = await listDeskRequests(rt.db, { status });
+    const requests = await listDeskRequests(rt.db, { status, ...page });
     if (opts.json) return out(JSON.stringify(requests));
     await printTable({
       columns: [
@@ -72,7 +99,7 @@ async function listCommand(opts: { status?: string; json?: boolean }): Promise<v
         r.companyName, r.clientClassification, testsSelected(r),
       ]),
       cellColor: (row, column) => (column === 2 ? STATUS_COLOURS[requests[row].requestStatus] : undefined),
-      emptyText: status ? `There are no ${STATUS_DISPLAY[status]} requests.` : 'There are no requests.',
+      emptyText: `There are no ${status ? `${STATUS_DISPLAY[status]} ` : ''}requests${page.offset ? ` after the first ${page.offset}` : ''}.`,
     });
   });
 }
@@ -175,8 +202,10 @@ export function registerRequests(program: Command): void {
     .command('list')
     .description('list requests, oldest submission first')
     .option('-s, --status <status>', `only requests in this status: ${REQUEST_STATUSES.join(', ')} (any case, - or _)`)
+    .option('--limit <n>', `at most this many requests (1 to ${MAX_PAGE_SIZE}); all when left out`)
+    .option('--offset <n>', 'skip this many requests first', '0')
     .option('--json', 'print the requests as JSON (the API\'s "as read" shape)')
-    .addHelpText('after', '\nExamples:\n  $ labctl requests list --status for-release\n  $ labctl requests list --json | jq length')
+    .addHelpText('after', '\nExamples:\n  $ labctl requests list --status for-release\n  $ labctl requests list --limit 100 --offset 200\n  $ labctl requests list --json | jq length')
     .action(listCommand);
 
   requests

@@ -18,12 +18,13 @@ const limit = z.coerce
   .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`);
 const offset = z.coerce.number('must be a number').int('must be a whole number').min(0, 'must not be negative').max(2_147_483_647, 'is too large');
 
-const WholeList = z.object({ limit: limit.optional(), offset: offset.default(0) });
+/** `limit` and `offset` of a list that is whole by default (also `labctl requests list --limit --offset`). */
+export const PageQuery = z.object({ limit: limit.optional(), offset: offset.default(0) });
 const Paged = z.object({ limit: limit.default(DEFAULT_PAGE_SIZE), offset: offset.default(0) });
 
 /** The page the query asks for: by default the whole list, or the first DEFAULT_PAGE_SIZE rows when `paged`. */
 export function pageAsked(ctx: AppContext, { paged }: { paged: boolean }): PageRequest {
-  return parseInput(paged ? Paged : WholeList, ctx.query);
+  return parseInput(paged ? Paged : PageQuery, ctx.query);
 }
 
 /** Answers `page` of the list `asked` for: its rows as the body, X-Total-Count, and Link rel="next" while rows remain. */

@@ -22,6 +22,26 @@ describe(`labctl requests (${databaseKind()})`, () => {
     expect((await run('requests', 'list', '--status', 'RELEASED')).stdout).not.toContain('FOR TESTING');
   });
 
+  it('pages the list with --limit and --offset as the API does, and refuses a page it would refuse (exit 2)', async () => {
+    const ids = async (...args: string[]) => JSON.parse((await run('requests', 'list', '--json', ...args)).stdout).map((r: { requestId: number }) => r.requestId);
+    const all = await ids();
+    expect(all).toHaveLength(8);
+    expect(await ids('--limit', '3')).toEqual(all.slice(0, 3));
+    expect(await ids('--limit', '3', '--offset', '6')).toEqual(all.slice(6));
+    expect(await ids('--offset', '5')).toEqual(all.slice(5));
+    expect(await ids('--status', 'for-testing', '--limit', '1', '--offset', '1')).toEqual((await ids('--status', 'for-testing')).slice(1, 2));
+
+    const past = await run('requests', 'list', '--status', 'released', '--offset', '1');
+    expect(past.exitCode).toBe(0);
+    expect(past.stdout.trim()).toBe('There are no RELEASED requests after the first 1.');
+
+    const bad = await run('requests', 'list', '--limit', '501', '--offset', '-1');
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--limit must be at most 500 (got "501"); --offset must not be negative (got "-1").');
+    expect(bad.stdout).toBe('');
+    expect((await run('requests', 'list', '--limit', '0')).stderr).toContain('--limit must be at least 1 (got "0").');
+  });
+
   it('prints the "as read" shape with --json and refuses an unknown status (exit 2)', async () => {
     const res = await run('requests', 'list', '--status', 'pending review', '--json');
     const list = JSON.parse(res.stdout);
@@ -59,6 +79,20 @@ describe(`labctl requests (${databaseKind()})`, () => {
       expect(missing.stderr).toContain(message);
     }
     expect((await run('requests', 'show', 'latest')).exitCode).toBe(2);
+  });
+
+  it('refuses a number beyond the largest id as no request id (exit 2), for every command naming a request', async () => {
+    const largest = await run('requests', 'show', '2147483647');
+    expect(largest.exitCode).toBe(1);
+    expect(largest.stderr).toContain('There is no request 2147483647.');
+    for (const args of [['show'], ['approve', '--as', 'staff@demo.lab'], ['reject', '--as', 'staff@demo.lab', '--yes'], ['release', '--as', 'staff@demo.lab']]) {
+      const [command, ...options] = args;
+      const res = await run('requests', command, '2147483648', ...options);
+      expect(res.exitCode).toBe(2);
+      expect(res.stderr).toContain('"2147483648" is not a request id: ids are whole numbers from 1 to 2147483647.');
+      expect(res.stderr).not.toContain('out of range');
+    }
+    expect((await run('requests', 'show', '99999999999999999999')).exitCode).toBe(2);
   });
 
   it('approves as a staff member: control number, analyses, audit entry and mail to the client', async () => {

@@ -3,9 +3,10 @@
 import type { Knex } from 'knex';
 import type { RequestStatus } from '../../domain/requestStatus.js';
 import { notFound } from '../../errors.js';
+import type { PageRequest } from './lists.js';
 import { listRequests, type RequestView } from './read.js';
 
-export interface ListOptions {
+export interface ListOptions extends PageRequest {
   /** Only requests in this status (all statuses when left out). */
   status?: RequestStatus;
 }
@@ -17,6 +18,8 @@ export interface ListOptions {
 export function listDeskRequests(db: Knex, options: ListOptions = {}): Promise<RequestView[]> {
   return listRequests(db, (q) => {
     if (options.status) q.where('requests.status', options.status);
+    if (options.limit !== undefined) q.limit(options.limit);
+    if (options.offset) q.offset(options.offset);
     return q.orderBy([{ column: 'requests.submission_date' }, { column: 'requests.id' }]);
   });
 }
