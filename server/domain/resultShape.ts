@@ -174,10 +174,24 @@ export const IsoDate = z.string().refine((s) => {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }, 'must be a date written YYYY-MM-DD');
 
+/**
+ * Control characters no one types into a result: C0 (tab and line breaks excepted) and DEL. NUL is
+ * one of them, which PostgreSQL cannot store in text (SQLite can), so refusing them here keeps both
+ * databases and every entry path (PUT calls, CSV imports) alike.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+export const hasControlCharacter = (text: string): boolean => CONTROL_CHARACTER.test(text);
+export const CONTROL_CHARACTER_MESSAGE = 'must not contain control characters such as NUL (\\u0000)';
+
 /** The three fields of one analyte result, as the API, the screens and CSV imports send them. */
 export const ResultFields = z.object({
   /** Free text, stored as typed; empty (or only spaces) clears the result. */
-  value: z.string().max(MAX_RESULT_LENGTH, `must be at most ${MAX_RESULT_LENGTH} characters`).nullable(),
+  value: z
+    .string()
+    .max(MAX_RESULT_LENGTH, `must be at most ${MAX_RESULT_LENGTH} characters`)
+    .refine((text) => !hasControlCharacter(text), CONTROL_CHARACTER_MESSAGE)
+    .nullable(),
   /** '' (or null) means no remark. */
   remark: z.enum(['', 'positive', 'negative'], { error: "must be '', 'positive' or 'negative'" }).nullable(),
   analysisDate: z.union([IsoDate, z.literal('')]).nullable(),

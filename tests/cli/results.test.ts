@@ -97,6 +97,19 @@ describe(`labctl results import (${databaseKind()})`, () => {
     expect((await statuses(lab.database.db))['2026-0003']).toBe('FOR_TESTING');
   });
 
+  it('refuses control characters such as NUL with their line, on either database, and writes nothing', async () => {
+    const before = await resultsOf('2026-0004');
+    const csv = 'control_number,sample_position,test_code,value,remark,analysis_date\n2026-0004,1,swine,Not\u0000detected,negative,2026-03-19\n2026-\u00000004,1,dog,Not detected,negative,2026-03-19\n';
+    const res = await run(['results', 'import', '-', '--as', 'molbiotester@demo.lab'], { input: csv, stdin: 'pipe' });
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr.split('\n')).toEqual([
+      'line 2: value must not contain control characters such as NUL (\\u0000) (got "Not\\u0000detected")',
+      'line 3: control_number must not contain control characters such as NUL (\\u0000) (got "2026-\\u00000004")',
+      'Error: 2 problems on 2 lines of -; nothing was imported.',
+    ]);
+    expect(await resultsOf('2026-0004')).toEqual(before);
+  });
+
   it('reads standard input with "-"', async () => {
     const csv = 'control_number,sample_position,test_code,value,remark,analysis_date\n2026-0004,1,swine,Not detected,negative,2026-03-19\n2026-0004,1,dog,Not detected,negative,2026-03-19\n';
     const res = await run(['results', 'import', '-', '--as', 'molbiotester@demo.lab', '--json'], { input: csv, stdin: 'pipe' });

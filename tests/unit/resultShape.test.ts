@@ -85,6 +85,14 @@ describe('PUT payloads', () => {
     expect(parseWidePayload('molBio', [1])).toEqual({ ok: false, problems: ['The results must be a JSON object of analyte fields.'] });
   });
 
+  it('refuses control characters such as NUL in a value, keeping tabs and line breaks', () => {
+    expect(parseWidePayload('microbio', { eColi: 'Not\u0000detected', eColiRemarks: 'negative', salmonellaSp: 'absent\u001b[0m' })).toEqual({
+      ok: false,
+      problems: ['salmonellaSp: must not contain control characters such as NUL (\\u0000)', 'eColi: must not contain control characters such as NUL (\\u0000)'],
+    });
+    expect(parseWidePayload('microbio', { eColi: '<10\tcfu/g\r\nre-read' })).toMatchObject({ ok: true });
+  });
+
   it('clears the whole result when the value is empty', () => {
     expect(normalizeResult({ value: '  ', remark: 'positive', analysisDate: '2026-03-01' })).toEqual({ value: null, remark: null, analysisDate: null });
     expect(normalizeResult({ value: 'x', remark: '', analysisDate: '' })).toEqual({ value: 'x', remark: null, analysisDate: null });

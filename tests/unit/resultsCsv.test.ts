@@ -8,6 +8,7 @@ import {
   type ImportTarget,
 } from '../../server/domain/resultsCsv.js';
 import { csvLine } from '../../server/domain/reportShape.js';
+import { hasControlCharacter } from '../../server/domain/resultShape.js';
 
 const csv = (...lines: string[]) => [RESULTS_CSV_HEADER, ...lines].join('\n');
 
@@ -57,6 +58,16 @@ describe('parseResultsCsv', () => {
     expect(problems).toEqual([{ line: 2, message: expect.stringMatching(/^value must be at most 500 characters/) }]);
   });
 
+  it('refuses control characters such as NUL, which PostgreSQL cannot store, naming the line and column', () => {
+    const { rows, problems } = parseResultsCsv(csv('2026-0001,1,eColi,Not\u0000detected,negative,', '2026\u0000-0001,1,dog,\u0007,negative,', '2026-0001,2,eColi,"<10\tcfu/g\nre-read",negative,'));
+    expect(rows.map((r) => r.line)).toEqual([4]);
+    expect(problems).toEqual([
+      { line: 2, message: 'value must not contain control characters such as NUL (\\u0000) (got "Not\\u0000detected")' },
+      { line: 3, message: 'control_number must not contain control characters such as NUL (\\u0000) (got "2026\\u0000-0001")' },
+      { line: 3, message: 'value must not contain control characters such as NUL (\\u0000) (got "\\u0007")' },
+    ]);
+  });
+
   it('refuses a second row for the same sample and test', () => {
     const { rows, problems } = parseResultsCsv(csv('2026-0001,1,eColi,a,negative,', '2026-0001,1,eColi,b,positive,'));
     expect(rows).toHaveLength(1);
@@ -76,7 +87,7 @@ describe('parseResultsCsv', () => {
 
   it('reads back every value csvLine writes', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1 }).filter((s) => s.trim() !== '' && !s.includes('\r')), (value) => {
+      fc.property(fc.string({ minLength: 1 }).filter((s) => s.trim() !== '' && !s.includes('\r') && !hasControlCharacter(s)), (value) => {
         const { rows, problems } = parseResultsCsv(csv(csvLine(['2026-0001', 1, 'eColi', value, 'negative', ''])));
         expect(problems).toEqual([]);
         expect(rows[0].value).toBe(value.trim());
