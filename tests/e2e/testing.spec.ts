@@ -74,9 +74,15 @@ test.describe('testing portals', () => {
     // The status message clears by itself (after 3 seconds).
     await expect(status).toHaveText('', { timeout: 6_000 });
 
+    // The stored results are read for the opened request alone, not the group lists of every open request.
+    const resultReads: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'GET' && /TestResults|getResult/.test(r.url())) resultReads.push(new URL(r.url()).pathname);
+    });
     await page.reload();
     await forTestingRow(page, controlNumber).getByRole('button', { name: 'Show Chemistry Tests' }).click();
     await expect(page.getByLabel('Beta Lactams result, sample 1', { exact: true })).toHaveValue('0.2 ppm');
+    expect(resultReads).toEqual([expect.stringMatching(new RegExp(`/getResult/${request.requestId}$`))]);
     await expect(page.getByLabel('Beta Lactams analysis date, sample 1', { exact: true })).toHaveValue('2026-03-10');
     await expect(page.getByLabel('Beta Lactams result, sample 2', { exact: true })).toHaveValue('Not detected');
     await expect(page.getByLabel('Chloramphenicol result, sample 1', { exact: true })).toHaveValue('<LOD');

@@ -1,6 +1,8 @@
 /**
- * The testers' calls (SPEC section 7): requests awaiting tests, the per-group result lists and
- * writes, and the combined result of a request. The for-release and released lists are in ./desk.ts.
+ * The testers' calls (SPEC section 7): requests awaiting tests, the per-group result writes, and
+ * the combined result of a request (the screens read stored results through it, one request at a
+ * time, rather than the per-group lists of every open request). The for-release and released lists
+ * are in ./desk.ts.
  */
 import type { Group } from '../../server/domain/catalog.js';
 import { GROUP_WIRE, type CombinedResult, type ForTestingRequest, type WideResult } from '../../server/domain/resultShape.js';
@@ -11,11 +13,6 @@ export type { CombinedResult, ForTestingRequest, WideResult };
 /** GET requests/for-testing: every request with tests of the caller's discipline, FOR_TESTING or FOR_RELEASE, with its tests and samples. */
 export function listForTesting(signal?: AbortSignal): Promise<ForTestingRequest[]> {
   return getJson<ForTestingRequest[]>('/requests/for-testing', signal);
-}
-
-/** GET /microbioTestResults (and siblings): one item per sample of the open requests. */
-export function listGroupResults(group: Group, signal?: AbortSignal): Promise<WideResult[]> {
-  return getJson<WideResult[]>(GROUP_WIRE[group].readPath, signal);
 }
 
 /** The analyte fields of a PUT: `{<analyte>, <analyte>Remarks, <analyte>AnalysisDate}`. */

@@ -1,15 +1,16 @@
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Group } from '../../../server/domain/catalog.js';
 import { DISCIPLINE_GROUPS } from '../../../server/domain/catalog.js';
+import { GROUP_WIRE } from '../../../server/domain/resultShape.js';
 import { canOpenTestPanel, NO_PERMISSION_MESSAGE, type Discipline } from '../../../server/domain/roles.js';
-import { listForTesting, listGroupResults, saveGroupResults, type ForTestingRequest } from '../../api/results.js';
+import { getCombinedResult, listForTesting, saveGroupResults, type ForTestingRequest } from '../../api/results.js';
 import { DragScrollList } from '../../components/DragScrollList.js';
 import { Page } from '../../components/Page.js';
 import { draftsFromResults, groupsToTest, payloadFor, type ResultDraft } from '../../components/testing/drafts.js';
 import { SampleInfoPanel } from '../../components/testing/SampleInfoPanel.js';
 import { TestEntryPanel } from '../../components/testing/TestEntryPanel.js';
 import { DISCIPLINE_INFO } from '../../disciplines.js';
-import { failureText, logFailure, useLoad } from '../../hooks/useLoad.js';
+import { failureText, logFailure, useLoad, type Loaded } from '../../hooks/useLoad.js';
 import { useSession } from '../../session.js';
 import '../../styles/testing.css';
 
@@ -32,38 +33,28 @@ const SAVED = 'Changes saved successfully!';
 /** SPEC section 9: the status message near Save clears after 3 seconds. */
 const STATUS_MS = 3000;
 
-interface Loaded {
-  requests: ForTestingRequest[];
-  stored: Record<string, ResultDraft>;
-}
-
 /**
  * /for-testing-{discipline}/{userId}: the requests needing this discipline's tests. Each row opens
  * its result entry panel or its sample information (one row at a time) and saves its results, each
- * group of each sample to its own call.
+ * group of each sample to its own call. A request's stored results prefill its panel: they are read
+ * (getResult, this discipline's lists only) when the panel first opens, not for every open request
+ * up front, which on a busy laboratory is megabytes the tester mostly never looks at.
  */
 export function ForTestingPage({ discipline }: { discipline: Discipline }) {
   const info = DISCIPLINE_INFO[discipline];
   const { user } = useSession();
   const mayEnter = canOpenTestPanel(user?.userType, discipline);
 
-  const state = useLoad(
-    useCallback(
-      async (signal: AbortSignal): Promise<Loaded> => {
-        const [requests, ...lists] = await logFailure(
-          'Could not load the requests for testing',
-          signal,
-          Promise.all([listForTesting(signal), ...DISCIPLINE_GROUPS[discipline].map((g) => listGroupResults(g, signal))]),
-        );
-        return { requests, stored: draftsFromResults(lists) };
-      },
-      [discipline],
-    ),
-  );
-  const requests = state.status === 'ready' ? state.data.requests : [];
+  const state = useLoad(useCallback((signal: AbortSignal) => logFailure('Could not load the requests for testing', signal, listForTesting(signal)), []));
+  const requests = state.status === 'ready' ? state.data : [];
 
+  /** Per request: its stored results as drafts, once its panel has been opened. */
+  const [stored, setStored] = useState<Record<number, Loaded<Record<string, ResultDraft>>>>({});
   const [edits, setEdits] = useState<Record<string, ResultDraft>>({});
-  const drafts = useMemo(() => ({ ...(state.status === 'ready' ? state.data.stored : {}), ...edits }), [state, edits]);
+  const drafts = useMemo(() => {
+    const prefilled = Object.values(stored).map((s) => (s.status === 'ready' ? s.data : {}));
+    return Object.assign({}, ...prefilled, edits) as Record<string, ResultDraft>;
+  }, [stored, edits]);
   const [openTests, setOpenTests] = useState<number | null>(null);
   const [openInfo, setOpenInfo] = useState<number | null>(null);
   const [saving, setSaving] = useState<number | null>(null);
@@ -74,6 +65,25 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
     const pending = timers.current;
     return () => pending.forEach(clearTimeout);
   }, []);
+
+  function toggleTests(requestId: number) {
+    if (openTests === requestId) return setOpenTests(null);
+    setOpenTests(requestId);
+    const status = stored[requestId]?.status;
+    if (status === 'ready' || status === 'loading') return;
+    setStored((s) => ({ ...s, [requestId]: { status: 'loading' } }));
+    getCombinedResult(requestId).then(
+      (combined) => {
+        const data = draftsFromResults(DISCIPLINE_GROUPS[discipline].map((g) => combined[GROUP_WIRE[g].list]));
+        setStored((s) => ({ ...s, [requestId]: { status: 'ready', data } }));
+      },
+      (error: unknown) => {
+        console.error(`Could not load the results of request ${requestId}`, error);
+        // Opening the panel again tries again.
+        setStored((s) => ({ ...s, [requestId]: { status: 'error', error } }));
+      },
+    );
+  }
 
   function showStatus(requestId: number, text: string) {
     setStatusText((s) => ({ ...s, [requestId]: text }));
@@ -137,6 +147,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
               const infoOpen = openInfo === r.requestId;
               const testsId = `tests-${r.requestId}`;
               const infoId = `samples-${r.requestId}`;
+              const results = stored[r.requestId];
               return (
                 <Fragment key={r.requestId}>
                   <tr>
@@ -149,7 +160,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
                         title={mayEnter ? undefined : NO_PERMISSION_MESSAGE}
                         aria-expanded={testsOpen}
                         aria-controls={testsOpen ? testsId : undefined}
-                        onClick={() => setOpenTests(testsOpen ? null : r.requestId)}
+                        onClick={() => toggleTests(r.requestId)}
                       >
                         Show {info.name} Tests
                         <span className="visually-hidden"> of {name}</span>
@@ -198,12 +209,18 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
                         <h2 className="panel-title">
                           {info.name} Tests of {name}
                         </h2>
-                        <TestEntryPanel
-                          request={r}
-                          discipline={discipline}
-                          drafts={drafts}
-                          onChange={(key, draft) => setEdits((e) => ({ ...e, [key]: draft }))}
-                        />
+                        {results?.status === 'ready' ? (
+                          <TestEntryPanel
+                            request={r}
+                            discipline={discipline}
+                            drafts={drafts}
+                            onChange={(key, draft) => setEdits((e) => ({ ...e, [key]: draft }))}
+                          />
+                        ) : results?.status === 'error' ? (
+                          <p role="alert">The stored results could not be loaded: {failureText(results.error)}</p>
+                        ) : (
+                          <p role="status">Loading...</p>
+                        )}
                       </td>
                     </tr>
                   )}
