@@ -1,25 +1,53 @@
 // `npm test`: every suite, stopping at the first failure. The API suite runs twice: on SQLite and on
-// PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
+// PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test). Each runner also
+// writes a JSON report, so the last line can total the tests of every suite.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-test-reports-'));
+const vitest = (project, name) => ['npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, `${name}.vitest.json`)}`]];
 
 const steps = [
   ['build', 'node', ['scripts/ensure-build.mjs']],
-  ['unit tests', 'npx', ['vitest', 'run', '--project', 'unit']],
-  ['API tests on SQLite', 'npx', ['vitest', 'run', '--project', 'api']],
-  ['API tests on PostgreSQL', 'node', ['scripts/with-postgres.mjs', 'npx', 'vitest', 'run', '--project', 'api']],
-  ['CLI tests', 'npx', ['vitest', 'run', '--project', 'cli']],
-  ['browser tests', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts']],
+  ['unit tests', ...vitest('unit', 'unit')],
+  ['API tests on SQLite', ...vitest('api', 'api-sqlite')],
+  ['API tests on PostgreSQL', 'node', ['scripts/with-postgres.mjs', ...vitest('api', 'api-postgres').flat()]],
+  ['CLI tests', ...vitest('cli', 'cli')],
+  ['browser tests', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts', '--reporter=list,json']],
 ];
 
-const env = { ...process.env };
+const env = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reports, 'e2e.playwright.json') };
 delete env.TEST_DATABASE_URL; // only the PostgreSQL step sets it
+
+function totals() {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const file of fs.readdirSync(reports)) {
+    const report = JSON.parse(fs.readFileSync(path.join(reports, file), 'utf8'));
+    if (file.endsWith('.vitest.json')) {
+      passed += report.numPassedTests;
+      failed += report.numFailedTests;
+      skipped += report.numPendingTests + report.numTodoTests;
+    } else {
+      passed += report.stats.expected + report.stats.flaky;
+      failed += report.stats.unexpected;
+      skipped += report.stats.skipped;
+    }
+  }
+  return `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
+}
 
 for (const [name, command, args] of steps) {
   console.log(`\n=== ${name}`);
   const result = spawnSync(command, args, { stdio: 'inherit', env });
   if (result.status !== 0) {
     console.error(`\n${name} failed.`);
+    console.log(`Total: ${totals()}`);
     process.exit(result.status ?? 1);
   }
 }
 console.log('\nAll test suites passed.');
+console.log(`Total: ${totals()}`);
