@@ -45,7 +45,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
   const { user } = useSession();
   const mayEnter = canOpenTestPanel(user?.userType, discipline);
 
-  const state = useLoad(useCallback((signal: AbortSignal) => logFailure('Could not load the requests for testing', signal, listForTesting(signal)), []));
+  const state = useLoad(useCallback((signal: AbortSignal) => logFailure('Network response was not ok', signal, listForTesting(signal)), []));
   const requests = state.status === 'ready' ? state.data : [];
 
   /** Per request: its stored results as drafts, once its panel has been opened. */

@@ -17,11 +17,11 @@ export function TestResultsPage({ discipline }: { discipline: Discipline }) {
   const info = DISCIPLINE_INFO[discipline];
   const state = useLoad(
     useCallback(async (signal: AbortSignal) => {
-      const [forRelease, released] = await logFailure(
-        'Could not load the result lists',
-        signal,
-        Promise.all([listForRelease(signal), listReleased(0, signal)]),
-      );
+      // The failure texts SPEC section 7 gives these two calls (logged; the screen shows its error line).
+      const [forRelease, released] = await Promise.all([
+        logFailure('Failed to fetch for release requests', signal, listForRelease(signal)),
+        logFailure('Failed to fetch released requests', signal, listReleased(0, signal)),
+      ]);
       return { forRelease, released };
     }, []),
   );
