@@ -14,6 +14,12 @@ export async function migrateRollback(db: Db, all = false): Promise<string[]> {
   return reverted as string[];
 }
 
+/** The migrations a plain rollback would revert: those of the last batch. */
+export async function lastBatch(db: Db): Promise<string[]> {
+  if (!(await db.schema.hasTable('knex_migrations'))) return [];
+  return db('knex_migrations').where('batch', db('knex_migrations').max('batch')).orderBy('id', 'desc').pluck('name');
+}
+
 export async function migrationStatus(db: Db): Promise<{ applied: string[]; pending: string[] }> {
   const [completed, pending] = (await db.migrate.list(options)) as [{ name: string }[], string[]];
   return { applied: completed.map((m) => m.name), pending: pending.map(String) };

@@ -1,8 +1,111 @@
-// SQL that SQLite and PostgreSQL spell differently, in one place.
+// SQL that SQLite and PostgreSQL spell differently, and the statement shapes every service needs, in
+// one place: no service asks which database it runs on.
 import type { Knex } from 'knex';
 import { isPostgres } from './knex.js';
 
+type Conn = Knex | Knex.Transaction;
+
 /** The values of `column` in a group joined with commas (in no particular order), e.g. a request's test codes. */
-export function joinedValues(db: Knex | Knex.Transaction, column: string): Knex.Raw {
+export function joinedValues(db: Conn, column: string): Knex.Raw {
   return db.raw(isPostgres(db as Knex) ? "string_agg(??, ',')" : "group_concat(??, ',')", [column]);
+}
+
+/**
+ * A number from `returning(column)`: PostgreSQL (and SQLite since knex 1) answer a row object, older
+ * drivers the bare value.
+ */
+export function returnedNumber(row: unknown, column: string): number {
+  return Number(row !== null && typeof row === 'object' ? (row as Record<string, unknown>)[column] : row);
+}
+
+/** Inserts one row and answers its new id. */
+export async function insertReturningId(db: Conn, table: string, row: object): Promise<number> {
+  const [inserted] = await db(table).insert(row).returning('id');
+  return returnedNumber(inserted, 'id');
+}
+
+/**
+ * Most values bound in one statement by a chunked whereIn or a multi-row insert: well under SQLite's
+ * limit of bound parameters (32766) and PostgreSQL's (65535) even with several columns per value.
+ */
+export const CHUNK_SIZE = 500;
+
+/**
+ * Runs `work` on consecutive slices of `items` (at most `size` each, in order) and joins what each
+ * answers: for whereIn lists and inserts of any length.
+ */
+export async function inChunks<T, R>(
+  items: readonly T[],
+  work: (chunk: T[]) => PromiseLike<readonly R[] | void>,
+  size = CHUNK_SIZE,
+): Promise<R[]> {
+  const answers: R[] = [];
+  for (let i = 0; i < items.length; i += size) answers.push(...((await work(items.slice(i, i + size))) ?? []));
+  return answers;
+}
+
+/** Inserts `rows` in chunks and answers their new ids, in order. */
+export async function insertReturningIds(db: Conn, table: string, rows: readonly object[], size = CHUNK_SIZE): Promise<number[]> {
+  return inChunks(rows, async (chunk) => (await db(table).insert(chunk).returning('id')).map((r: unknown) => returnedNumber(r, 'id')), size);
+}
+
+/**
+ * Locks the rows `query` reads until the transaction ends (FOR UPDATE on PostgreSQL); SQLite needs no
+ * lock, as it serialises writers.
+ */
+export function lockForUpdate<Q extends Knex.QueryBuilder>(db: Conn, query: Q): Q {
+  return isPostgres(db as Knex) ? (query.forUpdate() as Q) : query;
+}
+
+/** Column types of rows bound as JSON (jsonRowsSource). */
+export type JsonColumns = Readonly<Record<string, 'integer' | 'text'>>;
+
+const PLAIN_NAME = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * Many rows as one bound JSON array, read as a table called `alias` with `columns`: the source of an
+ * INSERT ... SELECT or an UPDATE ... FROM. One parameter instead of one per value, so a statement
+ * may carry thousands of rows and building it costs nothing per value; the database unpacks the JSON
+ * (json_each on SQLite, jsonb_to_recordset on PostgreSQL). Bind JSON.stringify(rows) to its `?`.
+ */
+export function jsonRowsSource(db: Conn, alias: string, columns: JsonColumns): string {
+  const names = Object.keys(columns);
+  // Names are spliced into the SQL: only the code's own plain identifiers.
+  for (const name of [alias, ...names]) if (!PLAIN_NAME.test(name)) throw new Error(`Not a plain SQL name: ${name}`);
+  if (isPostgres(db as Knex)) {
+    return `jsonb_to_recordset(?::jsonb) as ${alias}(${names.map((n) => `"${n}" ${columns[n]}`).join(', ')})`;
+  }
+  return `(select ${names.map((n) => `json_extract(j.value, '$.${n}') as "${n}"`).join(', ')} from json_each(?) as j) as ${alias}`;
+}
+
+/** Rows a statement built on jsonRowsSource carries: far fewer values than a per-value statement would bind. */
+export const JSON_ROWS_CHUNK = 5000;
+
+/** Inserts `rows` (objects with exactly the keys of `columns`) with one JSON-bound statement per 5,000. */
+export async function insertJsonRows(db: Conn, table: string, columns: JsonColumns, rows: readonly object[]): Promise<void> {
+  const names = Object.keys(columns).map((n) => `"${n}"`).join(', ');
+  await inChunks(
+    rows,
+    async (chunk) => {
+      await db.raw(`insert into ?? (${names}) select ${names} from ${jsonRowsSource(db, 'v', columns)}`, [table, JSON.stringify(chunk)]);
+    },
+    JSON_ROWS_CHUNK,
+  );
+}
+
+/**
+ * Sets `columns` of the rows of `table` matching each of `rows` on the `keys` columns (a unique key),
+ * with one JSON-bound UPDATE ... FROM per 5,000 rows.
+ */
+export async function updateJsonRows(db: Conn, table: string, keys: JsonColumns, columns: JsonColumns, rows: readonly object[]): Promise<void> {
+  const set = Object.keys(columns).map((n) => `"${n}" = v."${n}"`).join(', ');
+  const match = Object.keys(keys).map((n) => `??."${n}" = v."${n}"`).join(' and ');
+  await inChunks(
+    rows,
+    async (chunk) => {
+      const bindings = [table, JSON.stringify(chunk), ...Object.keys(keys).map(() => table)];
+      await db.raw(`update ?? set ${set} from ${jsonRowsSource(db, 'v', { ...keys, ...columns })} where ${match}`, bindings);
+    },
+    JSON_ROWS_CHUNK,
+  );
 }

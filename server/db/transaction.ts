@@ -16,3 +16,57 @@ export async function inTransaction<T>(db: Knex | Knex.Transaction, work: (trx: 
     }
   }
 }
+
+interface Queued {
+  work: (trx: Knex.Transaction) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+const BATCH_MAX = 200;
+const queues = new WeakMap<Knex, { items: Queued[]; draining: boolean }>();
+
+/**
+ * Runs `work` in a transaction shared with the other batched writes waiting at the same moment, each
+ * in its own savepoint (one failing rolls back only itself). One commit, so one fsync with SQLite's
+ * synchronous=FULL, covers the whole batch: throughput grows with concurrency instead of being one
+ * commit per write. A write's promise settles only after its batch is committed.
+ */
+export function inBatchedTransaction<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  let queue = queues.get(db);
+  if (!queue) queues.set(db, (queue = { items: [], draining: false }));
+  const q = queue;
+  return new Promise<T>((resolve, reject) => {
+    q.items.push({ work, resolve: resolve as (value: unknown) => void, reject });
+    if (!q.draining) void drain(db, q);
+  });
+}
+
+async function drain(db: Knex, queue: { items: Queued[]; draining: boolean }): Promise<void> {
+  queue.draining = true;
+  while (queue.items.length > 0) {
+    const batch = queue.items.splice(0, BATCH_MAX);
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    try {
+      await inTransaction(db, async (trx) => {
+        outcomes.length = 0;
+        for (const item of batch) {
+          try {
+            outcomes.push({ ok: true, value: await trx.transaction((savepoint) => item.work(savepoint)) });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      continue;
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i];
+      if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    });
+  }
+  queue.draining = false;
+}

@@ -17,6 +17,8 @@ export const LTO_MAX = 12;
 export const MIDDLE_INITIAL_MAX = 1;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 200;
+/** A one-time code (mailed or a reset grant) is valid this long. */
+export const CODE_TTL_MINUTES = 10;
 /** A new code can be asked for this long after the last one was sent. */
 export const RESEND_COOLDOWN_SECONDS = 60;
 
@@ -62,9 +64,15 @@ export function formatContactNumber(input: string): string {
   return `(+${COUNTRY_CODE}) ${groups.join(' ')}`;
 }
 
-/** LTO numbers are upper case and at most 12 characters. */
+/**
+ * An LTO number as stored: compatibility forms folded (NFKC, e.g. full-width digits) and upper case.
+ * Lengths are checked after this, since upper-casing can lengthen a text ('ß' becomes 'SS').
+ */
+export const canonicalLto = (input: string): string => input.normalize('NFKC').toUpperCase();
+
+/** LTO numbers as typed into the form: canonical and at most 12 characters. */
 export function normalizeLto(input: string): string {
-  return input.toUpperCase().slice(0, LTO_MAX);
+  return canonicalLto(input).slice(0, LTO_MAX);
 }
 
 /** The classification sent: the chosen option, or the free text when the option is Others. */
@@ -127,12 +135,20 @@ export const CompanyNameField = z.string().trim().min(1, 'required').max(200, 'u
 
 export const LtoNumberField = z
   .string()
-  .trim()
-  .toUpperCase()
-  .min(1, 'required')
-  .max(LTO_MAX, `use at most ${LTO_MAX} characters`);
+  .max(200, 'use at most 200 characters')
+  .transform((v) => canonicalLto(v).trim())
+  .pipe(z.string().min(1, 'required').max(LTO_MAX, `use at most ${LTO_MAX} characters`));
 
 export const ClassificationField = z.string().trim().min(1, 'required').max(100, 'use at most 100 characters');
+
+export const COMPANY_ADDRESS_MAX = 300;
+/** The company's postal address, printed on certificates (ISO/IEC 17025 7.8.2.1 e); optional, blank is none. */
+export const CompanyAddressField = z
+  .string('must be text')
+  .trim()
+  .max(COMPANY_ADDRESS_MAX, `use at most ${COMPANY_ADDRESS_MAX} characters`)
+  .nullish()
+  .transform((v) => v || null);
 
 /** A 6-digit code as typed (spaces around it are forgiven). */
 export const OtpField = z.string().trim().regex(/^\d{6}$/, 'the code has 6 digits');
@@ -157,6 +173,7 @@ export const RegistrationSchema = z.object({
     companyName: CompanyNameField,
     ltoNo: LtoNumberField,
     classification: ClassificationField,
+    address: CompanyAddressField,
   }),
 });
 
@@ -179,6 +196,8 @@ export interface RegistrationForm {
   classification: string;
   /** The free text that replaces the classification when the option is Others. */
   otherClassification: string;
+  /** Optional company postal address. */
+  address: string;
 }
 
 const filled = z.string().trim().min(1);
@@ -221,6 +240,8 @@ export function registrationPayload(form: RegistrationForm): RegistrationPayload
       companyName: form.companyName.trim(),
       ltoNo: normalizeLto(form.ltoNo.trim()),
       classification: classificationValue(form.classification, form.otherClassification).trim(),
+      // Optional, beyond SPEC's payload: sent only when given.
+      ...(form.address.trim() ? { address: form.address.trim() } : {}),
     },
   };
 }

@@ -26,19 +26,39 @@ export interface Analyte {
   turnaroundDays: number;
   /** Name used in the report maps '{reportName}PosNegCountsByMonthAndYear'. */
   reportName: string;
+  /** The test method the certificate of analysis cites (ISO/IEC 17025 7.8.2.1 f). */
+  method: string;
+  /** Unit the result is reported in. */
+  unit: string;
 }
 
+/** Method references per test code (standard methods; in-house methods by their document number). */
+const METHODS: Record<string, { method: string; unit: string }> = {
+  standardPlateCount: { method: 'ISO 4833-1:2013', unit: 'cfu/g' },
+  coliformCount: { method: 'ISO 4832:2006', unit: 'cfu/g' },
+  salmonellaSp: { method: 'ISO 6579-1:2017', unit: 'per 25 g' },
+  staphylococcusAureus: { method: 'ISO 6888-1:2021', unit: 'cfu/g' },
+  eColi: { method: 'ISO 16649-2:2001', unit: 'cfu/g' },
+  eColiAndeColi0O157: { method: 'ISO 16649-2:2001; ISO 16654:2001', unit: 'cfu/g; per 25 g' },
+  campylobacter: { method: 'ISO 10272-1:2017', unit: 'per 10 g' },
+  yeastAndMolds: { method: 'ISO 21527-1:2008', unit: 'cfu/g' },
+  cultureAndSensitivityTest: { method: 'CLSI M02 / M100 disk diffusion', unit: 'zone diameter (mm)' },
+};
+const INHIBITION_METHOD = { method: 'Microbial inhibition test, in-house method LM-CHEM-01', unit: 'qualitative' };
+const ELISA_METHOD = { method: 'ELISA screening, in-house method LM-CHEM-02', unit: 'µg/kg' };
+const SPECIES_METHOD = { method: 'Real-time PCR species identification, in-house method LM-MB-01', unit: 'qualitative' };
+
 const microbio = (code: string, label: string, orderLabel: string, price: number, days: number, reportName = code): Analyte => ({
-  code, label, orderLabel, family: 'microbio', group: 'microbio', price, turnaroundDays: days, reportName,
+  code, label, orderLabel, family: 'microbio', group: 'microbio', price, turnaroundDays: days, reportName, ...METHODS[code],
 });
 const inhibition = (code: string, label: string, orderLabel: string): Analyte => ({
-  code, label, orderLabel, family: 'chem', group: 'chemMicrobial', price: 375, turnaroundDays: 5, reportName: code,
+  code, label, orderLabel, family: 'chem', group: 'chemMicrobial', price: 375, turnaroundDays: 5, reportName: code, ...INHIBITION_METHOD,
 });
 const elisa = (code: string, label: string, orderLabel: string, reportName = code): Analyte => ({
-  code, label, orderLabel, family: 'chem', group: 'chemElisa', price: 1500, turnaroundDays: 6, reportName,
+  code, label, orderLabel, family: 'chem', group: 'chemElisa', price: 1500, turnaroundDays: 6, reportName, ...ELISA_METHOD,
 });
 const species = (code: string, label: string): Analyte => ({
-  code, label, orderLabel: label, family: 'molBio', group: 'molBio', price: 1500, turnaroundDays: 5, reportName: code,
+  code, label, orderLabel: label, family: 'molBio', group: 'molBio', price: 1500, turnaroundDays: 5, reportName: code, ...SPECIES_METHOD,
 });
 
 // Order within each group is the order of the tester panels in SPEC section 2.

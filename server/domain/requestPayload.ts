@@ -2,6 +2,8 @@
 // validates with and the form builds against, plus the form's own checks of SPEC section 5. Pure.
 import { z } from 'zod';
 import { ANALYTE_CODES, PURPOSES, SAMPLE_CATEGORIES, type Purpose, type SampleCategory } from './catalog.js';
+import { isIsoDate } from './dates.js';
+import { LTO_MAX, canonicalLto } from './accountRules.js';
 import type { RequestRecord } from './requestShape.js';
 
 /** The alerts of SPEC section 5, in the order the form checks them. */
@@ -14,14 +16,18 @@ export const SUBMIT_ALERTS = {
 
 export const MAX_SAMPLES = 100;
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+interface AstPanels<T> {
+  gramPositiveAst: T;
+  gramNegativeAst: T;
+}
 
-/** Whether `text` is a real calendar date written YYYY-MM-DD. */
-export function isIsoDate(text: string): boolean {
-  const m = DATE.exec(text);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === text;
+/**
+ * The AST panels belong to Culture and Sensitivity: with that test among `tests` they are kept, without
+ * it they become `cleared` (SPEC section 5), on the form, in its payload and on the server alike.
+ */
+export function astPanelsFor<T>(tests: readonly string[], panels: AstPanels<T>, cleared: T): AstPanels<T> {
+  const culture = tests.includes('cultureAndSensitivityTest');
+  return { gramPositiveAst: culture ? panels.gramPositiveAst : cleared, gramNegativeAst: culture ? panels.gramNegativeAst : cleared };
 }
 
 const requiredText = (max: number) =>
@@ -67,10 +73,17 @@ export const SubmitRequestPayload = z
   .object({
     representativeName: requiredText(200),
     contactNumber: requiredText(20),
-    emailAddress: z.email('must be an e-mail address').max(254),
-    companyName: requiredText(200),
+    // emailAddress and companyName are not read: the server takes them from the client's profile
+    // (DESIGN.md section 10), so a payload cannot make the laboratory mail someone else.
     clientClassification: requiredText(100),
-    ltoNumber: optionalText(12),
+    // Canonical before the length check: upper-casing can lengthen a text ('ß' becomes 'SS').
+    ltoNumber: z
+      .string('must be text')
+      .max(200, 'at most 12 characters')
+      .transform(canonicalLto)
+      .pipe(z.string().trim().max(LTO_MAX, `at most ${LTO_MAX} characters`))
+      .nullish()
+      .transform((v) => v || null),
     lotBatchNo: optionalText(100),
     sampleSource: optionalText(200),
     productionDate: optionalDate,
@@ -100,14 +113,11 @@ export const SubmitRequestPayload = z
   .refine((p) => ticked(p).length > 0, { path: ['tests'], message: 'select at least one test', when: () => true })
   .transform((p): SubmitRequestInput => {
     const tests = ticked(p);
-    const culture = tests.includes('cultureAndSensitivityTest');
     return {
       representativeName: p.representativeName,
       contactNumber: p.contactNumber,
-      emailAddress: p.emailAddress.toLowerCase(),
-      companyName: p.companyName,
       clientClassification: p.clientClassification,
-      ltoNumber: p.ltoNumber?.toUpperCase() ?? null,
+      ltoNumber: p.ltoNumber,
       lotBatchNo: p.lotBatchNo,
       sampleSource: p.sampleSource,
       productionDate: p.productionDate,
@@ -119,9 +129,7 @@ export const SubmitRequestPayload = z
       otherTestingPurpose: p.testingPurpose === 'Others' ? p.otherTestingPurpose : null,
       sampleCategory: p.sampleCategory,
       tests,
-      // The AST panels belong to culture and sensitivity; without it they are cleared, as on the form.
-      gramPositiveAst: culture ? p.gramPositiveAst : null,
-      gramNegativeAst: culture ? p.gramNegativeAst : null,
+      ...astPanelsFor(tests, p, null),
     };
   });
 
@@ -142,8 +150,8 @@ type SubmittedDetails = Pick<
   | 'samplerName'
 >;
 
-/** A validated submission, ready to store. */
-export interface SubmitRequestInput extends SubmittedDetails {
+/** A validated submission, ready to store with the e-mail and company of the client's profile. */
+export interface SubmitRequestInput extends Omit<SubmittedDetails, 'emailAddress' | 'companyName'> {
   /** Sample type descriptions, in row order. */
   samples: string[];
   testingPurpose: Purpose;
@@ -203,13 +211,10 @@ export function submitFormAlert(form: SubmitRequestForm): string | null {
 /** The wire payload of a form: every test as a boolean flag, blank dates as null, timestamps of `now`. */
 export function buildSubmitPayload(form: SubmitRequestForm, now: Date): z.input<typeof SubmitRequestPayload> {
   const at = now.toISOString();
-  const culture = form.tests.includes('cultureAndSensitivityTest');
   const orNull = (text: string) => (blank(text) ? null : text.trim());
   return {
     representativeName: form.representativeName,
     contactNumber: form.contactNumber,
-    emailAddress: form.emailAddress,
-    companyName: form.companyName,
     clientClassification: form.clientClassification,
     ltoNumber: orNull(form.ltoNumber),
     lotBatchNo: orNull(form.lotBatchNo),
@@ -226,7 +231,6 @@ export function buildSubmitPayload(form: SubmitRequestForm, now: Date): z.input<
     createdAt: at,
     updatedAt: at,
     ...Object.fromEntries(ANALYTE_CODES.map((code) => [code, form.tests.includes(code)])),
-    gramPositiveAst: culture ? orNull(form.gramPositiveAst) : null,
-    gramNegativeAst: culture ? orNull(form.gramNegativeAst) : null,
+    ...astPanelsFor(form.tests, { gramPositiveAst: orNull(form.gramPositiveAst), gramNegativeAst: orNull(form.gramNegativeAst) }, null),
   };
 }

@@ -15,6 +15,8 @@ export interface RequestRecord {
   companyName: string;
   clientClassification: string;
   ltoNumber: string | null;
+  /** The client's company address as its profile says now (not part of the submitted snapshot). */
+  companyAddress: string | null;
   sampleCategory: string;
   lotBatchNo: string | null;
   sampleSource: string | null;
@@ -87,6 +89,12 @@ export interface SampleRecord {
 
 /** The request as read with its samples in row order (GET requests/detail/{id} and the desk's reads). */
 export type RequestWithSamples = RequestView & { samples: SampleRecord[] };
+
+/**
+ * One request as its details screens read it (GET requests/detail/{id}, requests/pendingrequest/{id}):
+ * with its samples and, once rejected, the reason staff gave (null when none was given).
+ */
+export type RequestDetail = RequestWithSamples & { rejectionReason: string | null };
 
 /**
  * A row of the work lists (requests released, for release, for testing): what their screens show, not

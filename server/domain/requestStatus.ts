@@ -38,9 +38,12 @@ export function applyTransition(from: RequestStatus, transition: Transition): Tr
   };
 }
 
-/** Results may be written only while testing is under way or awaiting release. */
+/** Statuses in which results are being entered (and may still change): testing under way or awaiting release. */
+export const OPEN_STATUSES: readonly RequestStatus[] = ['FOR_TESTING', 'FOR_RELEASE'];
+
+/** Results may be written only while a request is open (OPEN_STATUSES). */
 export function acceptsResults(status: RequestStatus): boolean {
-  return status === 'FOR_TESTING' || status === 'FOR_RELEASE';
+  return OPEN_STATUSES.includes(status);
 }
 
 /**

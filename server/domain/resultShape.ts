@@ -3,6 +3,8 @@
 // screens read the same names.
 import { z } from 'zod';
 import { analytesOfGroup, catalogOrder, findAnalyte, GROUPS, type Group } from './catalog.js';
+import { isIsoDate } from './dates.js';
+import type { Receipt } from './reception.js';
 import type { RequestListRow } from './requestShape.js';
 import { isAnalysisComplete } from './requestStatus.js';
 
@@ -57,7 +59,8 @@ export interface TesterSample {
 }
 
 /** An item of GET requests/for-testing: the request's summary, its ticked tests (catalog order) and its samples. */
-export type ForTestingRequest = RequestListRow & { tests: string[]; samples: TesterSample[] };
+/** A request awaiting results, with its samples and how they arrived (null until received). */
+export type ForTestingRequest = RequestListRow & { tests: string[]; samples: TesterSample[]; receipt: Receipt | null };
 
 /** Per group: the list in the combined result, its completion flag, and the paths of its calls. */
 export const GROUP_WIRE: Record<Group, {
@@ -168,11 +171,7 @@ export function limitToGroups(combined: CombinedResult, groups: readonly Group[]
 export const MAX_RESULT_LENGTH = 500;
 
 /** An ISO calendar date that exists (2026-02-30 does not). */
-export const IsoDate = z.string().refine((s) => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}, 'must be a date written YYYY-MM-DD');
+export const IsoDate = z.string().refine(isIsoDate, 'must be a date written YYYY-MM-DD');
 
 /**
  * Control characters no one types into a result: C0 (tab and line breaks excepted) and DEL. NUL is

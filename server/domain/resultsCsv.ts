@@ -30,8 +30,10 @@ export interface ParsedResultsCsv {
   /** Rows without problems of their own. */
   rows: ResultsCsvRow[];
   problems: CsvProblem[];
-  /** Data rows in the file (the header and blank lines not counted). */
+  /** Data rows in the file (the header, blank lines and rows of empty cells not counted). */
   dataRows: number;
+  /** Things worth a look that do not stop the import. */
+  warnings: CsvProblem[];
 }
 
 const CODES_BY_LOWER = new Map(ANALYTE_CODES.map((c) => [c.toLowerCase(), c]));
@@ -41,9 +43,9 @@ const shown = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(
 
 const COLUMN_OF_FIELD = { value: 'value', remark: 'remark', analysisDate: 'analysis_date' } as const;
 
-function checkFields(line: number, fields: string[]): { row?: ResultsCsvRow; problems: string[] } {
+function checkFields(line: number, fields: string[], header: string): { row?: ResultsCsvRow; problems: string[] } {
   if (fields.length !== RESULTS_CSV_COLUMNS.length) {
-    return { problems: [`expected ${RESULTS_CSV_COLUMNS.length} columns (${RESULTS_CSV_HEADER}), found ${fields.length}`] };
+    return { problems: [`expected ${RESULTS_CSV_COLUMNS.length} columns (${header}), found ${fields.length}`] };
   }
   const problems: string[] = [];
   const [controlNumber, position, testCode, value, remark, date] = fields.map((f) => f.trim());
@@ -73,36 +75,116 @@ function checkFields(line: number, fields: string[]): { row?: ResultsCsvRow; pro
   return { problems, row: { line, controlNumber, samplePosition, testCode, value: result.value!, remark: result.remark, analysisDate: result.analysisDate } };
 }
 
+const SAVE_AS_CSV = 'save it from the spreadsheet as "CSV UTF-8 (Comma delimited)" and import that file';
+
+const startsWith = (bytes: Uint8Array, prefix: readonly number[]) => prefix.every((b, i) => bytes[i] === b);
+
+/** The line (1-based) of the first bytes that are not UTF-8. */
+function firstLineNotUtf8(bytes: Uint8Array): number {
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i += 1) {
+    if (i < bytes.length && bytes[i] !== 0x0a) continue;
+    try {
+      strict.decode(bytes.subarray(start, i));
+    } catch {
+      return line;
+    }
+    line += 1;
+    start = i + 1;
+  }
+  return line;
+}
+
 /**
- * Parses a results CSV (header row required, UTF-8, optional BOM, CRLF or LF) and checks each row on
- * its own: field formats, known test codes, and one row per sample and test within the file.
+ * The text of a results file, or what the file really is: an Excel workbook (a zip), UTF-16 text,
+ * or text in another encoding such as Windows-1252 (which would import µ and ° as replacement
+ * characters). A UTF-8 byte order mark is dropped.
+ */
+export function decodeResultsCsv(bytes: Uint8Array): { text: string } | { problem: CsvProblem } {
+  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) {
+    return { problem: { line: 1, message: `this is an Excel workbook (.xlsx) or another zip file, not a CSV file: ${SAVE_AS_CSV}` } };
+  }
+  if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff])) {
+    return { problem: { line: 1, message: `the file is UTF-16 text (e.g. Excel's "Unicode Text"); labctl reads UTF-8: ${SAVE_AS_CSV}` } };
+  }
+  const body = startsWith(bytes, [0xef, 0xbb, 0xbf]) ? bytes.subarray(3) : bytes;
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(body) };
+  } catch {
+    const line = firstLineNotUtf8(bytes);
+    return {
+      problem: { line, message: `the file is not UTF-8 text from this line on (Windows-1252 or Latin-1, as Excel's plain "CSV" saves it?): ${SAVE_AS_CSV}` },
+    };
+  }
+}
+
+/** Comma, semicolon (spreadsheets of countries writing 1,5) or tab: whichever the header line uses most. */
+function sniffDelimiter(text: string): string {
+  const header = text.slice(0, text.search(/\r?\n|$/));
+  const count = (c: string) => header.split(c).length - 1;
+  return [';', '\t'].reduce((best, c) => (count(c) > count(best) ? c : best), ',');
+}
+
+/** A value a spreadsheet would run as a formula if the results were exported and opened again. */
+const FORMULA_START = /^[=+\-@]/;
+
+/** Where each column is in the file, or what is wrong with the header. */
+function readHeader(cells: string[]): { at: Record<(typeof RESULTS_CSV_COLUMNS)[number], number> } | { message: string } {
+  const names = cells.map((h) => h.trim().toLowerCase());
+  const known = new Set<string>(RESULTS_CSV_COLUMNS);
+  if (!names.some((n) => known.has(n))) return { message: `the first line must be the header ${RESULTS_CSV_HEADER} (found ${cells.join(',')})` };
+  const missing = RESULTS_CSV_COLUMNS.filter((c) => !names.includes(c));
+  const unknown = names.filter((n) => !known.has(n));
+  const twice = names.filter((n, i) => known.has(n) && names.indexOf(n) !== i);
+  const faults = [
+    ...(missing.length ? [`it lacks ${missing.join(', ')}`] : []),
+    ...(unknown.length ? [`unknown column${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => JSON.stringify(n)).join(', ')}`] : []),
+    ...(twice.length ? [`${twice.join(', ')} given twice`] : []),
+  ];
+  if (faults.length) return { message: `the header must name the columns ${RESULTS_CSV_HEADER} (in any order): ${faults.join('; ')}` };
+  return { at: Object.fromEntries(RESULTS_CSV_COLUMNS.map((c) => [c, names.indexOf(c)])) as Record<(typeof RESULTS_CSV_COLUMNS)[number], number> };
+}
+
+/**
+ * Parses a results CSV (header row required naming the columns in any order; comma, semicolon or
+ * tab separated; optional BOM; CRLF or LF) and checks each row on its own: field formats, known
+ * test codes, and one row per sample and test within the file. Rows with every cell empty are
+ * skipped. Values a spreadsheet would take for a formula are warned about, not refused.
  */
 export function parseResultsCsv(text: string): ParsedResultsCsv {
   let records: { record: string[]; info: { lines: number } }[];
   try {
     // Line counting of csv-parse is off by one after blank CRLF lines; plain LF counts right.
-    records = parse(text.replace(/\r\n?/g, '\n'), { info: true, bom: true, relax_column_count: true, skip_empty_lines: true }) as unknown as typeof records;
+    records = parse(text.replace(/\r\n?/g, '\n'), {
+      info: true, bom: true, relax_column_count: true, skip_empty_lines: true, delimiter: sniffDelimiter(text),
+    }) as unknown as typeof records;
   } catch (err) {
     const e = err as CsvError & { lines?: number };
-    return { rows: [], dataRows: 0, problems: [{ line: e.lines ?? 1, message: `not a readable CSV file: ${e.message}` }] };
+    return { rows: [], dataRows: 0, problems: [{ line: e.lines ?? 1, message: `not a readable CSV file: ${e.message}` }], warnings: [] };
   }
-  if (records.length === 0) return { rows: [], dataRows: 0, problems: [{ line: 1, message: `the file is empty; the first line must be ${RESULTS_CSV_HEADER}` }] };
+  if (records.length === 0) {
+    return { rows: [], dataRows: 0, problems: [{ line: 1, message: `the file is empty; the first line must be ${RESULTS_CSV_HEADER}` }], warnings: [] };
+  }
 
   // A record ends on info.lines; quoted fields spanning lines move its first line back.
   const firstLine = (r: (typeof records)[number]) => r.info.lines - r.record.reduce((n, f) => n + (f.match(/\n/g)?.length ?? 0), 0);
 
-  const [header, ...data] = records;
-  const headerText = header.record.map((h) => h.trim().toLowerCase()).join(',');
-  if (headerText !== RESULTS_CSV_HEADER) {
-    return { rows: [], dataRows: 0, problems: [{ line: firstLine(header), message: `the first line must be the header ${RESULTS_CSV_HEADER} (found ${header.record.join(',')})` }] };
-  }
+  const [header, ...allData] = records;
+  const columns = readHeader(header.record);
+  if ('message' in columns) return { rows: [], dataRows: 0, problems: [{ line: firstLine(header), message: columns.message }], warnings: [] };
+  // In the standard order, whatever order the file has.
+  const order = RESULTS_CSV_COLUMNS.map((c) => columns.at[c]);
+  const data = allData.filter((r) => r.record.some((cell) => cell.trim() !== ''));
 
   const rows: ResultsCsvRow[] = [];
   const problems: CsvProblem[] = [];
+  const warnings: CsvProblem[] = [];
   const seen = new Map<string, number>();
   for (const r of data) {
     const line = firstLine(r);
-    const checked = checkFields(line, r.record);
+    const checked = checkFields(line, r.record.length === order.length ? order.map((i) => r.record[i]) : r.record, header.record.join(','));
     for (const message of checked.problems) problems.push({ line, message });
     if (!checked.row) continue;
     const key = `${checked.row.controlNumber}\u0000${checked.row.samplePosition}\u0000${checked.row.testCode}`;
@@ -113,8 +195,11 @@ export function parseResultsCsv(text: string): ParsedResultsCsv {
     }
     seen.set(key, line);
     rows.push(checked.row);
+    if (FORMULA_START.test(checked.row.value)) {
+      warnings.push({ line, message: `value starts with ${checked.row.value[0]}: a spreadsheet opening an export of it would take it for a formula` });
+    }
   }
-  return { rows, problems, dataRows: data.length };
+  return { rows, problems, dataRows: data.length, warnings };
 }
 
 /** What the database says about a request a CSV names. */
@@ -126,6 +211,8 @@ export interface ImportTarget {
   tests: readonly string[];
   /** Sample id by position (1..n). */
   sampleIds: ReadonlyMap<number, number>;
+  /** YYYY-MM-DD the request was submitted. */
+  submissionDate?: string;
 }
 
 export interface ResolvedResult extends ResultsCsvRow {
@@ -137,15 +224,18 @@ export interface ResolvedResult extends ResultsCsvRow {
 /**
  * Checks parsed rows against the requests they name and the acting tester: the request exists and
  * is open for results, the test was ordered and belongs to the tester's discipline, the sample
- * exists. Returns the rows with their database ids, or every problem found.
+ * exists. Returns the rows with their database ids, or every problem found; warns about analysis
+ * dates after `today` or before the request's submission.
  */
 export function resolveResultRows(
   rows: readonly ResultsCsvRow[],
   targets: ReadonlyMap<string, ImportTarget>,
   actor: Actor,
-): { entries: ResolvedResult[]; problems: CsvProblem[] } {
+  { today }: { today?: string } = {},
+): { entries: ResolvedResult[]; problems: CsvProblem[]; warnings: CsvProblem[] } {
   const entries: ResolvedResult[] = [];
   const problems: CsvProblem[] = [];
+  const warnings: CsvProblem[] = [];
   for (const row of rows) {
     const target = targets.get(row.controlNumber);
     if (!target) {
@@ -167,8 +257,13 @@ export function resolveResultRows(
     }
     for (const message of rowProblems) problems.push({ line: row.line, message });
     if (rowProblems.length === 0) entries.push({ ...row, requestId: target.requestId, sampleId: sampleId!, group: analyte.group });
+    const date = row.analysisDate;
+    if (date && today && date > today) warnings.push({ line: row.line, message: `analysis_date ${date} is in the future` });
+    if (date && target.submissionDate && date < target.submissionDate) {
+      warnings.push({ line: row.line, message: `analysis_date ${date} is before request ${target.controlNumber} was submitted (${target.submissionDate})` });
+    }
   }
-  return { entries, problems };
+  return { entries, problems, warnings };
 }
 
 /** Problems in file order, then by message, for a stable report. */

@@ -92,6 +92,11 @@ const STAFF_RULES: readonly RouteRule[] = [
   rule('request-additional-info', 'requestId'),
   rule('for-release'),
   rule('receive-release-database'),
+  rule('released'),
+  // Traceability (issue 15): a request's timeline, the audit trail, the turnaround dashboard.
+  rule('request-timeline', 'requestId'),
+  rule('audit-trail'),
+  rule('turnaround'),
 ];
 
 /** SPEC section 6: the path prefixes each role may visit (each followed by the user's own id). */
@@ -104,6 +109,7 @@ const RULES: Readonly<Record<Role, readonly RouteRule[]>> = {
     rule('request-results', 'requestId'),
     rule('track-my-request'),
     rule('guide'),
+    rule('request-timeline', 'requestId'),
   ],
   staff: STAFF_RULES,
   admin: STAFF_RULES,

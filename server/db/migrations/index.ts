@@ -3,6 +3,14 @@
 import type { Knex } from 'knex';
 import * as m001 from './001_initial.js';
 import * as m002 from './002_list_indexes.js';
+import * as m004 from './004_certificates.js';
+import * as m005 from './005_reception.js';
+import * as m006 from './006_mail_outbox.js';
+import * as m007 from './007_report_counts.js';
+import * as m008 from './008_list_search_indexes.js';
+import * as m009 from './009_client_address_withdrawals.js';
+import * as m010 from './010_perf_indexes.js';
+import * as m011 from './011_audit_truncate.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -12,6 +20,14 @@ interface Migration {
 const MIGRATIONS: Record<string, Migration> = {
   '001_initial': m001,
   '002_list_indexes': m002,
+  '004_certificates': m004,
+  '005_reception': m005,
+  '006_mail_outbox': m006,
+  '007_report_counts': m007,
+  '008_list_search_indexes': m008,
+  '009_client_address_withdrawals': m009,
+  '010_perf_indexes': m010,
+  '011_audit_truncate': m011,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

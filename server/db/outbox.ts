@@ -1,0 +1,195 @@
+// Queries of the mail outbox (migration 006). A mail is queued in the caller's transaction, so it
+// exists exactly when the change that causes it was committed. Workers claim due rows with a guarded
+// UPDATE (`... where claimed_until_ms < now`): on PostgreSQL a second instance racing for the same row
+// waits for the first one's row lock, re-reads the row, finds it claimed and skips it; SQLite runs
+// one writer at a time. So each mail is sent by one instance only.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+
+/** What the outbox stores of a message (the shape of the mail module's MailMessage). */
+export interface OutboxMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  demoHint?: string;
+}
+
+/** What a mail is about: a request's client mail is audited as 'mail.sent' on the request once sent. */
+export interface MailOrigin {
+  requestId: number;
+  actorUserId: number;
+}
+
+export interface ClaimedMail extends OutboxMessage {
+  id: number;
+  origin: MailOrigin | null;
+  /** Attempts before this one. */
+  attempts: number;
+  claim: string;
+}
+
+export type OutboxState = 'pending' | 'sent' | 'failed';
+
+// Wakes the outbox workers of this process right after a commit that queued mail; workers of other
+// instances find the row on their next poll.
+const queued = new EventEmitter();
+queued.setMaxListeners(0);
+
+/** Calls `listener` after each commit that queued mail in this process; returns the unsubscribe. */
+export function onMailQueued(listener: () => void): () => void {
+  queued.on('queued', listener);
+  return () => queued.off('queued', listener);
+}
+
+const watched = new AsyncLocalStorage<{ queued: boolean }>();
+
+/** Runs `work` and tells whether it committed mail to the outbox (the API sends it before answering). */
+export async function watchQueuedMail(work: () => Promise<void>): Promise<boolean> {
+  const seen = { queued: false };
+  await watched.run(seen, work);
+  return seen.queued;
+}
+
+/** Queues `mail` in `trx`; it is sent once the transaction commits (and never if it rolls back). */
+export async function queueMail(trx: Knex.Transaction, mail: OutboxMessage, origin?: MailOrigin): Promise<void> {
+  const now = Date.now();
+  await trx('outbox').insert({
+    request_id: origin?.requestId ?? null,
+    actor_user_id: origin?.actorUserId ?? null,
+    recipient: mail.to,
+    subject: mail.subject,
+    text_body: mail.text,
+    html_body: mail.html,
+    demo_hint: mail.demoHint ?? null,
+    state: 'pending',
+    attempts: 0,
+    next_attempt_ms: now,
+    claimed_until_ms: 0,
+    created_at: new Date(now).toISOString(),
+  });
+  const seen = watched.getStore();
+  trx.executionPromise.then(
+    () => {
+      if (seen) seen.queued = true;
+      queued.emit('queued');
+    },
+    () => undefined,
+  );
+}
+
+/** Claims up to `limit` due mails for `leaseMs` under a fresh claim token, oldest first. */
+export async function claimDueMail(db: Knex, worker: string, limit: number, leaseMs: number): Promise<ClaimedMail[]> {
+  const now = Date.now();
+  const claim = `${worker}/${randomUUID()}`;
+  const due = db('outbox')
+    .select('id')
+    .where('state', 'pending')
+    .where('next_attempt_ms', '<=', now)
+    .where('claimed_until_ms', '<', now)
+    .orderBy('id')
+    .limit(limit);
+  const claimed = await db('outbox')
+    .whereIn('id', due)
+    .where('state', 'pending')
+    .where('claimed_until_ms', '<', now)
+    .update({ claimed_by: claim, claimed_until_ms: now + leaseMs });
+  if (claimed === 0) return [];
+  const rows = await db('outbox')
+    .where('claimed_by', claim)
+    .orderBy('id')
+    .select('id', 'recipient', 'subject', 'text_body', 'html_body', 'demo_hint', 'attempts', 'request_id', 'actor_user_id');
+  return rows.map((r) => ({
+    id: Number(r.id),
+    origin: r.request_id === null ? null : { requestId: Number(r.request_id), actorUserId: Number(r.actor_user_id) },
+    to: r.recipient,
+    subject: r.subject,
+    text: r.text_body,
+    html: r.html_body,
+    demoHint: r.demo_hint ?? undefined,
+    attempts: Number(r.attempts),
+    claim,
+  }));
+}
+
+/**
+ * Marks a claimed mail sent. The bodies are blanked: they may hold a one-time code, which the
+ * database otherwise keeps only hashed. Only the holder of the claim may do it.
+ */
+export async function markMailSent(db: Knex, mail: ClaimedMail, at: Date = new Date()): Promise<void> {
+  const now = at.toISOString();
+  await db.transaction(async (trx) => {
+    const marked = await trx('outbox')
+      .where({ id: mail.id, claimed_by: mail.claim })
+      .update({ state: 'sent', attempts: mail.attempts + 1, sent_at: now, text_body: '', html_body: '', demo_hint: null, claimed_by: null, claimed_until_ms: 0 });
+    // The request's timeline shows the mail once it really went out (the audit row of services/audit.ts).
+    if (marked > 0 && mail.origin) {
+      await trx('audit_log').insert({
+        at: now,
+        actor_user_id: mail.origin.actorUserId,
+        action: 'mail.sent',
+        request_id: mail.origin.requestId,
+        details: JSON.stringify({ to: mail.to, subject: mail.subject }),
+        ip: null,
+      });
+    }
+  });
+}
+
+/** Records a failed attempt: tried again at `retryAtMs`, or given up (state failed) when null. */
+export async function markMailFailed(db: Knex, mail: ClaimedMail, error: string, retryAtMs: number | null): Promise<void> {
+  await db('outbox')
+    .where({ id: mail.id, claimed_by: mail.claim })
+    .update({
+      state: retryAtMs === null ? 'failed' : 'pending',
+      attempts: mail.attempts + 1,
+      next_attempt_ms: retryAtMs ?? 0,
+      last_error: error.slice(0, 2000),
+      claimed_by: null,
+      claimed_until_ms: 0,
+    });
+}
+
+export interface OutboxStatus {
+  counts: Record<OutboxState, number>;
+  /** When the oldest mail still waiting was queued, or null. */
+  oldestPendingAt: string | null;
+  /** The newest error of a mail not sent yet, or null. */
+  lastError: { id: number; to: string; subject: string; attempts: number; error: string } | null;
+}
+
+export async function outboxStatus(db: Knex): Promise<OutboxStatus> {
+  const counts: Record<OutboxState, number> = { pending: 0, sent: 0, failed: 0 };
+  const rows: { state: OutboxState; n: number | string }[] = await db('outbox').select('state').count({ n: '*' }).groupBy('state');
+  for (const row of rows) {
+    counts[row.state] = Number(row.n);
+  }
+  const oldest = await db('outbox').where('state', 'pending').min({ at: 'created_at' }).first();
+  const failing = await db('outbox')
+    .whereNot('state', 'sent')
+    .whereNotNull('last_error')
+    .orderBy('id', 'desc')
+    .first('id', 'recipient', 'subject', 'attempts', 'last_error');
+  return {
+    counts,
+    oldestPendingAt: oldest?.at ?? null,
+    lastError: failing
+      ? { id: Number(failing.id), to: failing.recipient, subject: failing.subject, attempts: Number(failing.attempts), error: failing.last_error }
+      : null,
+  };
+}
+
+/** Puts failed mails (one by id, or all) back in the queue with fresh attempts; returns how many. */
+export async function retryFailedMail(db: Knex, id?: number): Promise<number> {
+  const query = db('outbox').where('state', 'failed');
+  if (id !== undefined) query.where('id', id);
+  return query.update({ state: 'pending', attempts: 0, next_attempt_ms: Date.now(), claimed_by: null, claimed_until_ms: 0 });
+}
+
+/** The state of one mail, or undefined when there is none. */
+export async function mailState(db: Knex, id: number): Promise<OutboxState | undefined> {
+  const row = await db('outbox').where('id', id).first('state');
+  return row?.state as OutboxState | undefined;
+}

@@ -1,0 +1,195 @@
+// The certificate of analysis (ISO/IEC 17025:2017 7.8) as data: what a report prints, how reports are
+// numbered, and what public verification may say about one. Pure: the services store and read it, the
+// PDF module lays it out.
+import { z } from 'zod';
+import { CONDITION_LABELS, isTooWarm, MICROBIOLOGY_MAX_TEMPERATURE_C, type ReceiptCondition } from './reception.js';
+import { ResultFields, type Remark } from './resultShape.js';
+
+/** The meaning of the release signature (21 CFR 11.50), printed and stored with it. */
+export const RELEASE_MEANING = 'Results reviewed and approved for release';
+/** The meaning of an amendment's signature. */
+export const AMENDMENT_MEANING = 'Amended results reviewed and approved for release';
+
+/** The meaning of a withdrawal's signature: the report must no longer be relied on. */
+export const WITHDRAWAL_MEANING = 'Report withdrawn';
+
+export const RELATES_ONLY_STATEMENT = 'Results relate only to the items tested.';
+
+export const MAX_AMENDMENT_REASON = 1000;
+export const MAX_WITHDRAWAL_REASON = 1000;
+
+/** What a report prints for a client who has given no postal address (7.8.2.1 e). */
+export const ADDRESS_NOT_ON_FILE = 'Address not on file';
+/** What a report prints when staff recorded no sample receipt: no date or condition is invented. */
+export const RECEIPT_NOT_RECORDED = 'Not recorded (no sample receipt was entered)';
+
+/** A report's number: the control number and the issue, e.g. 2026-0012-R1 (R2 is its first amendment). */
+export function reportNumber(controlNumber: string, version: number): string {
+  return `${controlNumber}-R${version}`;
+}
+
+/** "Amendment 1 to 2026-0012-R1": how an amended report names the report it replaces (7.8.8.2). */
+export function amendmentLabel(version: number, replacedNumber: string): string {
+  return `Amendment ${version - 1} to ${replacedNumber}`;
+}
+
+/** The public page a certificate's QR code opens. */
+export const verificationUrl = (base: string, token: string) => `${base.replace(/\/+$/, '')}/verify/${token}`;
+
+export type ReportStatus = 'valid' | 'amended' | 'withdrawn';
+
+/** A report is valid until a later report replaces it; a withdrawn one says so whatever replaced it. */
+export function reportStatus(replacedByNumber: string | null, withdrawnAt: string | null = null): ReportStatus {
+  if (withdrawnAt) return 'withdrawn';
+  return replacedByNumber ? 'amended' : 'valid';
+}
+
+/** A report number as the calls and labctl take it, e.g. 2026-0012-R1. */
+export const ReportNumberParam = z
+  .string('must be a report number such as 2026-0012-R1')
+  .max(40, 'must be a report number such as 2026-0012-R1')
+  .regex(/^\d{4}-\d{1,10}-R\d{1,5}$/, 'must be a report number such as 2026-0012-R1');
+
+/** One analysis as a report prints it. */
+export interface ReportAnalysis {
+  samplePosition: number;
+  testCode: string;
+  value: string | null;
+  remark: Remark | null;
+  analysisDate: string | null;
+}
+
+/** What a report prints about the request, frozen when it is issued. */
+export interface ReportContent {
+  controlNumber: string;
+  client: {
+    companyName: string;
+    representativeName: string;
+    contactNumber: string;
+    emailAddress: string;
+    classification: string;
+    ltoNumber: string | null;
+    /** The company's postal address from the client profile; absent in reports issued before it existed. */
+    address?: string | null;
+  };
+  testingPurpose: string;
+  sampleCategory: string;
+  lotBatchNo: string | null;
+  sampleSource: string | null;
+  samplerName: string | null;
+  productionDate: string | null;
+  expiryDate: string | null;
+  samplingDate: string | null;
+  /** Date the client submitted the request, YYYY-MM-DD. */
+  submissionDate?: string;
+  /** The sample reception record (issue 15); null (or absent in older reports) when none was entered. */
+  receipt?: ReportReceipt | null;
+  samples: Array<{ position: number; description: string }>;
+  analyses: ReportAnalysis[];
+}
+
+/** How the samples arrived, as staff recorded it at reception. */
+export interface ReportReceipt {
+  receivedAt: string;
+  condition: ReceiptCondition;
+  reason: string | null;
+  temperatureC: number | null;
+}
+
+/** A report's withdrawal: when, by whom and why (the signature means WITHDRAWAL_MEANING). */
+export interface ReportWithdrawal {
+  at: string;
+  signerName: string;
+  reason: string;
+}
+
+/** A report as a request's list of issues shows it. */
+export interface ReportSummary {
+  reportNumber: string;
+  version: number;
+  issuedAt: string;
+  signerName: string;
+  signatureMeaning: string;
+  /** The report this one replaces (amendments only) and why. */
+  replaces: string | null;
+  amendmentReason: string | null;
+  withdrawal: ReportWithdrawal | null;
+  status: ReportStatus;
+}
+
+/** A report as issued: its identity and signature, its place in the amendment chain, its content. */
+export interface IssuedReport extends Omit<ReportSummary, 'status'> {
+  /** The report that replaced this one, if any. */
+  replacedBy: string | null;
+  verificationToken: string;
+  content: ReportContent;
+}
+
+/** What the public verification page may say about a report, and nothing more. */
+export interface Verification {
+  reportNumber: string;
+  controlNumber: string;
+  issueDate: string;
+  status: ReportStatus;
+}
+
+/** "2026-03-05 09:30 UTC": a stored ISO timestamp as a report prints it. */
+export const printedTime = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** The receipt's date and time, or the honest "not recorded". */
+export const receiptDateText = (receipt: ReportReceipt | null | undefined) => (receipt ? printedTime(receipt.receivedAt) : RECEIPT_NOT_RECORDED);
+
+/** "Acceptable" or "Not acceptable (leaking container)"; the reason is printed only when given. */
+export function receiptConditionText(receipt: ReportReceipt | null | undefined): string {
+  if (!receipt) return RECEIPT_NOT_RECORDED;
+  return CONDITION_LABELS[receipt.condition] + (receipt.reason ? ` (${receipt.reason})` : '');
+}
+
+/** "4 °C", "12 °C (above the 10 °C limit for microbiology)", or "not measured". */
+export function receiptTemperatureText(receipt: ReportReceipt | null | undefined): string {
+  if (!receipt) return RECEIPT_NOT_RECORDED;
+  if (receipt.temperatureC === null) return 'not measured';
+  return `${receipt.temperatureC} °C${isTooWarm(receipt.temperatureC) ? ` (above the ${MICROBIOLOGY_MAX_TEMPERATURE_C} °C limit for microbiology)` : ''}`;
+}
+
+/** The first and last analysis dates of a report, for "Date(s) of analysis". */
+export function analysisPeriod(analyses: readonly ReportAnalysis[]): string {
+  const dates = analyses.map((a) => a.analysisDate).filter((d): d is string => Boolean(d)).sort();
+  if (dates.length === 0) return 'not recorded';
+  return dates[0] === dates[dates.length - 1] ? dates[0] : `${dates[0]} to ${dates[dates.length - 1]}`;
+}
+
+/** How a finding reads on a report: a positive finding is a warning, never good news. */
+export function findingText(remark: Remark | null): string {
+  if (remark === 'positive') return 'WARNING: Positive (+)';
+  if (remark === 'negative') return 'Negative (-)';
+  return '';
+}
+
+/** A signature is the account's password, typed again. */
+export const SignaturePassword = z.string('enter your password to sign').min(1, 'enter your password to sign').max(200, 'is too long');
+
+/** A withdrawal: the reason, and the signer's password. */
+export const WithdrawalInput = z.object({
+  reason: z.string('give the reason for the withdrawal').trim().min(1, 'give the reason for the withdrawal').max(MAX_WITHDRAWAL_REASON, `use at most ${MAX_WITHDRAWAL_REASON} characters`),
+  password: SignaturePassword,
+});
+export type WithdrawalInput = z.output<typeof WithdrawalInput>;
+
+/** An amendment (7.8.8): the corrected results, the reason, and the signer's password. */
+export const AmendmentInput = z.object({
+  reason: z.string('give the reason for the amendment').trim().min(1, 'give the reason for the amendment').max(MAX_AMENDMENT_REASON, `use at most ${MAX_AMENDMENT_REASON} characters`),
+  password: SignaturePassword,
+  results: z
+    .array(
+      z.object({
+        sampleId: z.number('must be a sample id').int().min(1).max(2_147_483_647),
+        testCode: z.string('must be a test code').max(40),
+        ...ResultFields.shape,
+      }),
+      'list the corrected results',
+    )
+    .min(1, 'list at least one corrected result')
+    .max(500, 'list at most 500 results'),
+});
+export type AmendmentInput = z.output<typeof AmendmentInput>;

@@ -1,0 +1,11 @@
+// Calendar dates as every payload, CSV file and screen writes them: YYYY-MM-DD. Pure.
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether `text` is a real calendar date written YYYY-MM-DD (2026-02-30 is not). */
+export function isIsoDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === text;
+}

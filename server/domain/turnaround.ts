@@ -1,0 +1,65 @@
+// The turnaround dashboard (issue 15): open requests by age and due date, late ones first, and the
+// load per discipline. Pure date maths on calendar days (UTC, as due dates are stored).
+import { FAMILIES, FAMILY_LABELS, type Family } from './catalog.js';
+import type { RequestStatus } from './requestStatus.js';
+
+/** Statuses still waiting on the laboratory. */
+export const OPEN_REQUEST_STATUSES: readonly RequestStatus[] = ['PENDING_REVIEW', 'FOR_TESTING', 'FOR_RELEASE'];
+
+export interface TurnaroundRequest {
+  requestId: number;
+  controlNumber: string | null;
+  status: RequestStatus;
+  companyName: string;
+  submissionDate: string;
+  dueDate: string | null;
+  families: Family[];
+  /** Whole days since submission. */
+  ageDays: number;
+  /** Days past the due date (0 when not late, or without a due date). */
+  daysLate: number;
+}
+
+export interface DisciplineLoad {
+  family: Family;
+  label: string;
+  open: number;
+  late: number;
+  /** Submission of the oldest open request, or null. */
+  oldestSubmission: string | null;
+}
+
+export interface Turnaround {
+  /** The day the figures are for (YYYY-MM-DD). */
+  today: string;
+  disciplines: DisciplineLoad[];
+  requests: TurnaroundRequest[];
+}
+
+const DAY_MS = 86_400_000;
+const dayNumber = (ymd: string) => Math.floor(Date.parse(`${ymd.slice(0, 10)}T00:00:00Z`) / DAY_MS);
+
+/** Whole calendar days from the submission's day to `today`. */
+export function ageInDays(submissionIso: string, today: string): number {
+  return Math.max(0, dayNumber(today) - dayNumber(submissionIso));
+}
+
+/** Days past `dueDate` on `today`: the due day itself is not late. */
+export function daysLate(dueDate: string | null, today: string): number {
+  return dueDate ? Math.max(0, dayNumber(today) - dayNumber(dueDate)) : 0;
+}
+
+/** Late first (most late first), then by due date, then the oldest submission. */
+export function compareUrgency(a: TurnaroundRequest, b: TurnaroundRequest): number {
+  if (a.daysLate !== b.daysLate) return b.daysLate - a.daysLate;
+  if (a.dueDate !== b.dueDate) return a.dueDate === null ? 1 : b.dueDate === null ? -1 : a.dueDate < b.dueDate ? -1 : 1;
+  return a.submissionDate < b.submissionDate ? -1 : a.submissionDate > b.submissionDate ? 1 : a.requestId - b.requestId;
+}
+
+/** Every discipline in catalog order, with zeros for one without open requests. */
+export function disciplineLoads(counts: readonly { family: string; open: number; late: number; oldest: string | null }[]): DisciplineLoad[] {
+  return FAMILIES.map((family) => {
+    const c = counts.find((x) => x.family === family);
+    return { family, label: FAMILY_LABELS[family], open: c?.open ?? 0, late: c?.late ?? 0, oldestSubmission: c?.oldest ?? null };
+  });
+}
