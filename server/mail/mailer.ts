@@ -1,9 +1,11 @@
-// Mail delivery (DESIGN.md section 8): real SMTP when SMTP_URL is set; otherwise an outbox that
-// writes each message as an .eml file under the data directory and prints one line about it.
+// Mail delivery (DESIGN.md section 8): real SMTP when SMTP_URL is set; otherwise a folder that
+// receives each message as an .eml file under the data directory and prints one line about it.
+// Services never call this: they queue mail in the outbox table, whose worker sends it through here.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '../logger.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../privateFiles.js';
 
 export interface MailMessage {
   to: string;
@@ -16,6 +18,8 @@ export interface MailMessage {
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+  /** Checks that mail can leave: the SMTP server answers (and accepts the login), or the folder is writable. */
+  verify(): Promise<void>;
   close(): void;
 }
 
@@ -33,30 +37,55 @@ export function createMailer(options: MailerOptions): Mailer {
   return options.smtpUrl ? smtpMailer(options) : outboxMailer(options);
 }
 
+/**
+ * A transport made on first use: nodemailer is loaded then, not when the server or a command starts
+ * (most commands never send mail).
+ */
+function lazyTransport(settings: string | Record<string, unknown>) {
+  let transport: Promise<Transporter> | undefined;
+  return {
+    get: () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(settings))),
+    close: () => void transport?.then((t) => t.close()),
+  };
+}
+
 function smtpMailer(options: MailerOptions): Mailer {
-  const transport = nodemailer.createTransport(options.smtpUrl);
+  // Bounded waits, so a hung mail server fails the attempt (the outbox retries) well within a claim.
+  const url = new URL(options.smtpUrl!);
+  for (const [key, ms] of Object.entries({ connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 })) {
+    if (!url.searchParams.has(key)) url.searchParams.set(key, String(ms));
+  }
+  const transport = lazyTransport(url.toString());
   return {
     async send(message) {
-      await transport.sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      await (await transport.get()).sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
       options.logger.info({ to: message.to, subject: message.subject }, 'mail sent');
+    },
+    async verify() {
+      await (await transport.get()).verify();
     },
     close: () => transport.close(),
   };
 }
 
 function outboxMailer(options: MailerOptions): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   let sequence = 0;
   return {
     async send(message) {
-      const info = await transport.sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
-      await fs.mkdir(options.outboxDir, { recursive: true });
+      const info = await (await transport.get()).sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      // Messages hold live one-time codes: owner-only, like the rest of the data directory.
+      await fs.mkdir(options.outboxDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       sequence += 1;
       const file = path.join(options.outboxDir, `${Date.now()}-${sequence}.eml`);
-      await fs.writeFile(file, info.message as Buffer);
+      await fs.writeFile(file, info.message as Buffer, { mode: PRIVATE_FILE_MODE });
       const hint = options.demo && message.demoHint ? ` [${message.demoHint}]` : '';
       print(`mail to ${message.to}: ${message.subject}${hint}`);
+    },
+    async verify() {
+      await fs.mkdir(options.outboxDir, { recursive: true });
+      await fs.access(options.outboxDir, fs.constants.W_OK);
     },
     close: () => transport.close(),
   };

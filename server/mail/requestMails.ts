@@ -1,7 +1,6 @@
 // Messages to the client about its request: approval (with the control number), rejection, release
 // of the results, and a staff request for additional information.
-import type { Logger } from '../logger.js';
-import type { Mailer, MailMessage } from './mailer.js';
+import type { MailMessage } from './mailer.js';
 import { message } from './templates.js';
 
 /** What a mail says about the request it concerns. */
@@ -29,10 +28,11 @@ export function approvalMail(r: MailRequest & { controlNumber: string }, labName
   ]);
 }
 
-export function rejectionMail(r: MailRequest, labName: string): MailMessage {
+export function rejectionMail(r: MailRequest, labName: string, reason: string | null = null): MailMessage {
   return message(r.emailAddress, `${labName}: request rejected`, [
     `${labName} laboratory portal`,
     `We are sorry: ${describe(r)} has been rejected.`,
+    ...(reason ? [`Reason: ${reason}`] : []),
     'Please contact the laboratory if you have questions.',
   ]);
 }
@@ -45,6 +45,26 @@ export function releaseMail(r: MailRequest, labName: string): MailMessage {
   ]);
 }
 
+/** A released report was amended (ISO/IEC 17025 7.8.8): the new report replaces the old one. */
+export function amendmentMail(r: MailRequest, replaced: string, amended: string, reason: string, labName: string): MailMessage {
+  return message(r.emailAddress, `${labName}: amended certificate ${amended} replaces ${replaced}`, [
+    `${labName} laboratory portal`,
+    `The results of ${describe(r)} have been amended. Certificate ${amended} replaces certificate ${replaced}, which is no longer valid.`,
+    `Reason: ${reason}`,
+    `${portal(labName)} Download the amended certificate from the request's results.`,
+  ]);
+}
+
+/** A released report was withdrawn: it must no longer be relied on (its verification page says so). */
+export function withdrawalMail(r: MailRequest, withdrawn: string, reason: string, labName: string): MailMessage {
+  return message(r.emailAddress, `${labName}: certificate ${withdrawn} withdrawn`, [
+    `${labName} laboratory portal`,
+    `Certificate ${withdrawn} of ${describe(r)} has been withdrawn by the laboratory and is no longer valid. Do not rely on it or pass it on.`,
+    `Reason: ${reason}`,
+    `${portal(labName)} The withdrawn certificate stays readable there, marked withdrawn.`,
+  ]);
+}
+
 export function informationRequestMail(r: MailRequest, question: string, labName: string): MailMessage {
   return message(r.emailAddress, `${labName}: additional information needed for your request`, [
     `${labName} laboratory portal`,
@@ -52,14 +72,4 @@ export function informationRequestMail(r: MailRequest, question: string, labName
     question,
     `${portal(labName)} You can reply on the request's review page.`,
   ]);
-}
-
-/** Sends after the change was committed: a failed mail is logged, never turned into a failed call. */
-export async function sendQuietly(deps: { mailer: Mailer; logger?: Logger }, mail: MailMessage): Promise<void> {
-  try {
-    await deps.mailer.send(mail);
-  } catch (err) {
-    if (deps.logger) deps.logger.error({ err, to: mail.to, subject: mail.subject }, 'mail not sent');
-    else console.error(`Mail to ${mail.to} (${mail.subject}) not sent: ${(err as Error).message}`);
-  }
 }

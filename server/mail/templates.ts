@@ -1,6 +1,6 @@
 // Message texts. Every message names the laboratory; codes state their validity.
 import type { MailMessage } from './mailer.js';
-import { CODE_TTL_MINUTES } from '../services/oneTimeCodes.js';
+import { CODE_TTL_MINUTES } from '../domain/accountRules.js';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

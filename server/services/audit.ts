@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
+import { insertJsonRows } from '../db/sql.js';
+
+const AUDIT_COLUMNS = { at: 'text', actor_user_id: 'integer', action: 'text', request_id: 'integer', details: 'text', ip: 'text' } as const;
 
 export interface AuditEntry {
   actorUserId: number | null;
@@ -33,5 +36,5 @@ export async function recordAuditMany(trx: Knex | Knex.Transaction, clock: Clock
     details: e.details === undefined ? null : JSON.stringify(e.details),
     ip: e.ip ?? null,
   }));
-  for (let i = 0; i < rows.length; i += 100) await trx('audit_log').insert(rows.slice(i, i + 100));
+  await insertJsonRows(trx, 'audit_log', AUDIT_COLUMNS, rows);
 }

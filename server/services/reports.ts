@@ -1,7 +1,10 @@
-// Monthly positive/negative counts per test (SPEC section 3, DESIGN.md section 10): SQL groups the
-// analyses by test, report month and remark in one query; the domain fills in the zero months.
+// Monthly positive/negative counts per test (SPEC section 3, DESIGN.md section 10): read from the
+// counters the writes keep (server/db/reportCounts.ts); the domain fills in the zero months.
 import type { Knex } from 'knex';
-import { analytesOfGroup, type Group } from '../domain/catalog.js';
+import { readReportCounts, readReportYears } from '../db/reportCounts.js';
+import { analytesOfGroup, GROUPS, type Group } from '../domain/catalog.js';
+import { can, type Actor } from '../domain/policies.js';
+import { forbidden } from '../errors.js';
 import { buildGroupReport, monthsOfYear, type GroupReport } from '../domain/reportShape.js';
 
 /**
@@ -11,18 +14,21 @@ import { buildGroupReport, monthsOfYear, type GroupReport } from '../domain/repo
  */
 export async function monthlyReport(db: Knex | Knex.Transaction, group: Group, year: number): Promise<GroupReport> {
   const months = monthsOfYear(year);
-  const rows: Array<{ test_code: string; report_month: string; remark: string; n: number | string }> = await db('analyses as a')
-    .join('requests as r', 'r.id', 'a.request_id')
-    .whereIn('a.test_code', analytesOfGroup(group).map((a) => a.code))
-    .whereBetween('a.report_month', [months[0], months[11]])
-    .whereIn('a.remark', ['positive', 'negative'])
-    .whereNot('r.status', 'REJECTED')
-    .groupBy('a.test_code', 'a.report_month', 'a.remark')
-    .select('a.test_code', 'a.report_month', 'a.remark')
-    .count({ n: '*' });
+  const counts = await readReportCounts(db, analytesOfGroup(group).map((a) => a.code), months[0], months[11]);
   return buildGroupReport(
     group,
     year,
-    rows.map((r) => ({ testCode: r.test_code, month: r.report_month, remark: r.remark, count: Number(r.n) })),
+    counts.map((c) => ({ testCode: c.testCode, month: c.reportMonth, remark: c.remark, count: c.n })),
   );
+}
+
+/**
+ * The years, most recent first, in which the reports `actor` may read (every group for the desk, a
+ * tester's own discipline's) have at least one count: what the database screens' year picker offers.
+ * One query over the counters. 403 when the actor reads no report.
+ */
+export async function reportYears(db: Knex | Knex.Transaction, actor: Actor): Promise<number[]> {
+  const readable = GROUPS.filter((group) => can(actor, 'reports:read', { group }));
+  if (readable.length === 0) throw forbidden();
+  return readReportYears(db, readable.flatMap((g) => analytesOfGroup(g).map((a) => a.code)));
 }

@@ -1,5 +1,6 @@
-// Hashing of passwords (scrypt with a per-user salt) and of tokens and codes (SHA-256: they are
-// random and short-lived, so a fast hash suffices and lookups stay indexable).
+// Hashing of passwords (scrypt with a per-user salt), of session tokens (SHA-256: long and random, so a
+// fast hash suffices and lookups stay indexable) and of one-time codes (HMAC under the server secret:
+// a million 6-digit codes are reversed at once from a plain hash).
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 
@@ -22,6 +23,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 export const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+
+export const keyedHash = (key: string, text: string) => crypto.createHmac('sha256', key).update(text).digest('hex');
+
+/** Compares two hashes in constant time. */
+export function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
 
 export const randomToken = () => crypto.randomBytes(32).toString('base64url');
 

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 import { conflict } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { insertReturningId } from '../db/sql.js';
 import type { Role } from '../domain/roles.js';
 import { hashPassword } from './secrets.js';
 
@@ -93,9 +94,8 @@ export async function createUser(trx: Knex | Knex.Transaction, clock: Clock, inp
   try {
     // In a savepoint: on PostgreSQL a failed statement aborts the enclosing transaction, and the
     // lookup below must still run in it to say which value is taken.
-    const [inserted] = await trx.transaction((sp) => sp('users').insert(row).returning('id'));
-    const id = typeof inserted === 'object' ? inserted.id : inserted;
-    return toUser({ ...row, id: Number(id) });
+    const id = await trx.transaction((sp) => insertReturningId(sp, 'users', row));
+    return toUser({ ...row, id });
   } catch (err) {
     if (isUniqueViolation(err)) {
       const emailTaken = await trx('users').where({ email: row.email }).first('id');

@@ -83,8 +83,12 @@ export async function disableAccount(db: Knex, clock: Clock, identifier: string)
 
 /** Sets a random password, ends the account's sessions and returns the password (to be shown once). */
 export async function resetToRandomPassword(db: Knex, clock: Clock, identifier: string): Promise<{ user: User; password: string }> {
+  return resetToPassword(db, clock, identifier, crypto.randomBytes(12).toString('base64url'));
+}
+
+/** Sets the password an administrator chose (checked by the caller against PasswordField). */
+export async function resetToPassword(db: Knex, clock: Clock, identifier: string, password: string): Promise<{ user: User; password: string }> {
   const user = await existing(db, identifier);
-  const password = crypto.randomBytes(12).toString('base64url');
   await setPassword(db, clock, user.id, password);
   await recordAudit(db, clock, { actorUserId: null, action: 'user.reset-password', details: { email: user.email } });
   return { user, password };

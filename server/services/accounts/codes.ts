@@ -2,47 +2,48 @@
 // and sending it again on request with a cooldown.
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
 import { RESEND_COOLDOWN_SECONDS } from '../../domain/accountRules.js';
-import { AppError, badRequest, tooManyRequests } from '../../errors.js';
+import { queueMail } from '../../db/outbox.js';
+import { inTransaction } from '../../db/transaction.js';
+import { badRequest, tooManyRequests } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { Mailer } from '../../mail/mailer.js';
 import { codeMail, type CodeMailKind } from '../../mail/templates.js';
 import { hasOpenCode, issueCode, lastCodeSentAt } from '../oneTimeCodes.js';
+import { serverSecret } from '../serverSecret.js';
 import { findUserByIdentifier, type User } from '../users.js';
 
 /** What the account use cases need; the API and the CLI build it from their own settings. */
 export interface AccountDeps {
   db: Knex;
   clock: Clock;
-  mailer: Mailer;
   logger: Logger;
   labName: string;
+  /** Keys the stored hashes of one-time codes. */
+  codeKey: string;
 }
 
 /** The account deps out of the app's (or the CLI runtime's) dependencies. */
-export const accountDeps = (deps: Omit<AccountDeps, 'labName'> & { config: { labName: string } }): AccountDeps => ({
+export const accountDeps = (deps: Omit<AccountDeps, 'labName' | 'codeKey'> & { config: Pick<Config, 'labName' | 'secretKey' | 'dataDir'> }): AccountDeps => ({
   db: deps.db,
   clock: deps.clock,
-  mailer: deps.mailer,
   logger: deps.logger,
   labName: deps.config.labName,
+  codeKey: serverSecret(deps.config),
 });
 
 /** The kinds of code a user can ask to be sent again (POST /resend-code). */
 export const CODE_KINDS = ['login', 'register', 'reset'] as const satisfies readonly CodeMailKind[];
 
 /**
- * Issues a fresh code of `kind` for `user` (voiding the older one) and e-mails it. A failed delivery
- * is a 503 the user can retry, never a 500: the mail server is outside our control.
+ * Issues a fresh code of `kind` for `user` (voiding the older one) and queues its e-mail in the same
+ * transaction: the outbox sends it, so a mail server outage delays the code but never loses it.
  */
 export async function sendCode(deps: AccountDeps, user: Pick<User, 'id' | 'email'>, kind: CodeMailKind): Promise<void> {
-  const code = await issueCode(deps.db, deps.clock, user.id, kind);
-  try {
-    await deps.mailer.send(codeMail(kind, user.email, code, deps.labName));
-  } catch (err) {
-    deps.logger.error({ err, to: user.email, kind }, 'could not send a code e-mail');
-    throw new AppError('unavailable', 'We could not send the e-mail with your code. Please try again in a moment.');
-  }
+  await inTransaction(deps.db, async (trx) => {
+    const code = await issueCode({ db: trx, clock: deps.clock, codeKey: deps.codeKey }, user.id, kind);
+    await queueMail(trx, codeMail(kind, user.email, code, deps.labName));
+  });
 }
 
 const NOTHING_TO_RESEND: Record<CodeMailKind, string> = {

@@ -21,10 +21,10 @@ export async function startLogin(deps: AccountDeps, identifier: string, password
 }
 
 /** Checks the login code; the caller then opens a session for the returned user. */
-export async function completeLogin(deps: Pick<AccountDeps, 'db' | 'clock'>, identifier: string, otp: string): Promise<User> {
+export async function completeLogin(deps: Pick<AccountDeps, 'db' | 'clock' | 'codeKey'>, identifier: string, otp: string): Promise<User> {
   const user = await findUserByIdentifier(deps.db, identifier);
   if (!user || user.deletionStatus !== 'ACTIVE') throw unauthorized(VERIFICATION_REFUSED);
-  const check = await consumeCode(deps.db, deps.clock, user.id, 'login', otp);
+  const check = await consumeCode(deps, user.id, 'login', otp);
   if (check !== 'ok') throw unauthorized(VERIFICATION_REFUSED);
   return user;
 }

@@ -28,7 +28,7 @@ export async function registerClient(deps: AccountDeps, input: Registration, ip:
 export async function verifyRegistration(deps: AccountDeps, email: string, otp: string): Promise<User> {
   const user = await findUserByIdentifier(deps.db, email);
   if (!user || user.deletionStatus !== 'ACTIVE' || user.emailVerifiedAt) throw unauthorized(VERIFICATION_REFUSED);
-  if ((await consumeCode(deps.db, deps.clock, user.id, 'register', otp)) !== 'ok') throw unauthorized(VERIFICATION_REFUSED);
+  if ((await consumeCode(deps, user.id, 'register', otp)) !== 'ok') throw unauthorized(VERIFICATION_REFUSED);
   await markEmailVerified(deps.db, deps.clock, user.id);
   return user;
 }

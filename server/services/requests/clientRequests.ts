@@ -1,7 +1,9 @@
-// Reads behind the client screens: the track list and the owner of a request (for access checks).
+// Reads behind the client screens: the track list, and who may read a request.
 import type { Knex } from 'knex';
+import { can, hidesMissing, type Actor } from '../../domain/policies.js';
 import type { ClientRequestRow } from '../../domain/requestShape.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
+import { forbidden, notFound } from '../../errors.js';
 
 /** A client's requests, newest first (one query on the (client, submission date) index). */
 export async function listClientRequests(db: Knex | Knex.Transaction, clientUserId: number): Promise<ClientRequestRow[]> {
@@ -18,7 +20,17 @@ export async function listClientRequests(db: Knex | Knex.Transaction, clientUser
 }
 
 /** The client user id owning a request, or undefined when there is no such request. */
-export async function requestOwner(db: Knex | Knex.Transaction, requestId: number): Promise<number | undefined> {
+async function requestOwner(db: Knex | Knex.Transaction, requestId: number): Promise<number | undefined> {
   const row = await db('requests').where('id', requestId).first('client_user_id');
   return row ? Number(row.client_user_id) : undefined;
+}
+
+/**
+ * Checks that `actor` may read request `requestId`: 403 for a request not theirs; for a missing one 404,
+ * or 403 for a client, whether or not it exists, so ids cannot be probed.
+ */
+export async function assertRequestReadable(db: Knex | Knex.Transaction, actor: Actor, requestId: number): Promise<void> {
+  const owner = await requestOwner(db, requestId);
+  if (owner === undefined) throw hidesMissing(actor) ? forbidden() : notFound('There is no request with this id.');
+  if (!can(actor, 'request:read', { clientUserId: owner })) throw forbidden();
 }

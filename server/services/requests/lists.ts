@@ -10,7 +10,8 @@ import { familyFlags, type ReleasedRow, type RequestListRow } from '../../domain
 import type { RequestStatus } from '../../domain/requestStatus.js';
 import type { ForTestingRequest } from '../../domain/resultShape.js';
 import { joinedValues } from '../../db/sql.js';
-import { OPEN_STATUSES } from '../results/read.js';
+import { OPEN_STATUSES } from '../../domain/requestStatus.js';
+import { joinReceipt, RECEIPT_COLUMNS, receiptOf, type ReceiptColumns } from './reception.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -158,10 +159,9 @@ export async function listForTesting(db: Db, { groups, ...page }: ListRequest): 
       .orderBy(OLDEST_FIRST),
     page,
   ).as('r');
-  const rows: ForTestingColumns[] = await db
-    .from(requests)
+  const rows: Array<ForTestingColumns & ReceiptColumns> = await joinReceipt(db.from(requests), 'r')
     .leftJoin('samples as s', 's.request_id', 'r.id')
-    .select('r.*', 's.id as sample_id', 's.position', 's.sample_type_description')
+    .select('r.*', 's.id as sample_id', 's.position', 's.sample_type_description', ...RECEIPT_COLUMNS)
     .orderBy([...OLDEST_FIRST, { column: 's.position' }]);
 
   const byId = new Map<number, ForTestingRequest>();
@@ -169,7 +169,7 @@ export async function listForTesting(db: Db, { groups, ...page }: ListRequest): 
     const id = Number(row.id);
     let request = byId.get(id);
     if (!request) {
-      request = { ...summaryOf(row), tests: testsOf(row), samples: [] };
+      request = { ...summaryOf(row), tests: testsOf(row), samples: [], receipt: receiptOf(row) };
       byId.set(id, request);
     }
     if (row.sample_id === null) continue;

@@ -3,13 +3,15 @@
 // exchange. Questions and replies are stored in request_messages and audited.
 import type { Knex } from 'knex';
 import { isoNow } from '../../clock.js';
+import { insertReturningId } from '../../db/sql.js';
 import { inTransaction } from '../../db/transaction.js';
 import { can, type Actor } from '../../domain/policies.js';
 import type { MessageKind, RequestMessage } from '../../domain/requestMessages.js';
 import { STATUS_DISPLAY } from '../../domain/requestStatus.js';
 import { conflict, forbidden } from '../../errors.js';
-import { informationRequestMail, sendQuietly } from '../../mail/requestMails.js';
+import { informationRequestMail } from '../../mail/requestMails.js';
 import { recordAudit } from '../audit.js';
+import { mailClient } from './clientMail.js';
 import { readRequestHead, type AuditMeta, type DeskDeps, type RequestHead } from './transitions.js';
 
 async function readableHead(db: Knex, actor: Actor, requestId: number): Promise<RequestHead> {
@@ -36,12 +38,12 @@ export async function listRequestMessages(db: Knex, actor: Actor, requestId: num
 
 /**
  * Staff (and admins) ask a question; the owning client replies to one. Only while the request is
- * PENDING REVIEW (409 otherwise). A question is e-mailed to the client after the commit.
+ * PENDING REVIEW (409 otherwise). A question's e-mail to the client is queued in the same transaction.
  */
 export async function postRequestMessage(deps: DeskDeps, actor: Actor, requestId: number, body: string, meta: AuditMeta = {}): Promise<RequestMessage> {
   const kind: MessageKind = can(actor, 'request:ask-info') ? 'question' : 'reply';
   if (kind === 'reply' && actor.role !== 'client') throw forbidden();
-  const { head, message } = await inTransaction(deps.db, async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     const head = await readRequestHead(trx, requestId);
     if (kind === 'reply' && !can(actor, 'request:reply', { clientUserId: head.clientUserId })) throw forbidden();
     if (head.status !== 'PENDING_REVIEW') {
@@ -53,10 +55,7 @@ export async function postRequestMessage(deps: DeskDeps, actor: Actor, requestId
       throw conflict('The laboratory has not asked for additional information about this request.');
     }
     const createdAt = isoNow(deps.clock);
-    const [inserted] = await trx('request_messages')
-      .insert({ request_id: requestId, author_user_id: actor.id, kind, body, created_at: createdAt })
-      .returning('id');
-    const messageId = Number(typeof inserted === 'object' ? inserted.id : inserted);
+    const messageId = await insertReturningId(trx, 'request_messages', { request_id: requestId, author_user_id: actor.id, kind, body, created_at: createdAt });
     await recordAudit(trx, deps.clock, {
       actorUserId: actor.id,
       action: kind === 'question' ? 'request.ask-info' : 'request.reply',
@@ -64,8 +63,7 @@ export async function postRequestMessage(deps: DeskDeps, actor: Actor, requestId
       details: { messageId },
       ip: meta.ip,
     });
-    return { head, message: { messageId, requestId, kind, body, createdAt } };
+    if (kind === 'question') await mailClient(trx, actor, requestId, informationRequestMail(head, body, deps.labName));
+    return { messageId, requestId, kind, body, createdAt };
   });
-  if (kind === 'question') await sendQuietly(deps, informationRequestMail(head, body, deps.labName));
-  return message;
 }

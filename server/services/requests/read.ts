@@ -1,17 +1,19 @@
 // Reading requests in the "as read" shape. A list costs a fixed number of queries (requests, their
-// tests, optionally their samples), never one per row.
+// tests, their clients' addresses, optionally their samples), never one per row.
 import type { Knex } from 'knex';
+import { inChunks } from '../../db/sql.js';
 import { catalogOrder } from '../../domain/catalog.js';
 import {
   presentRequest,
   type RequestRecord,
+  type RequestDetail,
   type RequestView,
   type RequestWithSamples,
   type SampleRecord,
 } from '../../domain/requestShape.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
 
-export type { RequestView, RequestWithSamples, SampleRecord };
+export type { RequestDetail, RequestView, RequestWithSamples, SampleRecord };
 
 interface RequestRow {
   id: number;
@@ -40,7 +42,7 @@ interface RequestRow {
   due_date: string | null;
 }
 
-function toRecord(row: RequestRow, tests: string[]): RequestRecord {
+function toRecord(row: RequestRow, tests: string[], companyAddress: string | null): RequestRecord {
   return {
     requestId: Number(row.id),
     controlNumber: row.control_number,
@@ -53,6 +55,7 @@ function toRecord(row: RequestRow, tests: string[]): RequestRecord {
     companyName: row.company_name,
     clientClassification: row.client_classification,
     ltoNumber: row.lto_number,
+    companyAddress,
     sampleCategory: row.sample_category,
     lotBatchNo: row.lot_batch_no,
     sampleSource: row.sample_source,
@@ -79,15 +82,16 @@ export async function listRequests(db: Knex | Knex.Transaction, filter: (q: Knex
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const testsById = new Map<number, string[]>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const testRows = await db('request_tests').whereIn('request_id', ids.slice(i, i + 500)).select('request_id', 'test_code');
-    for (const t of testRows) {
-      const list = testsById.get(Number(t.request_id)) ?? [];
-      list.push(t.test_code);
-      testsById.set(Number(t.request_id), list);
-    }
+  const testRows = await inChunks<number, { request_id: number; test_code: string }>(ids, (chunk) => db('request_tests').whereIn('request_id', chunk).select('request_id', 'test_code'));
+  for (const t of testRows) {
+    const list = testsById.get(Number(t.request_id)) ?? [];
+    list.push(t.test_code);
+    testsById.set(Number(t.request_id), list);
   }
-  return rows.map((r) => presentRequest(toRecord(r, testsById.get(Number(r.id)) ?? [])));
+  const clientIds = [...new Set(rows.map((r) => Number(r.client_user_id)))];
+  const addressRows = await inChunks<number, { user_id: number; address: string | null }>(clientIds, (chunk) => db('clients').whereIn('user_id', chunk).select('user_id', 'address'));
+  const addresses = new Map(addressRows.map((a) => [Number(a.user_id), a.address]));
+  return rows.map((r) => presentRequest(toRecord(r, testsById.get(Number(r.id)) ?? [], addresses.get(Number(r.client_user_id)) ?? null)));
 }
 
 export async function findRequest(db: Knex | Knex.Transaction, requestId: number): Promise<RequestView | undefined> {
@@ -95,16 +99,22 @@ export async function findRequest(db: Knex | Knex.Transaction, requestId: number
   return found;
 }
 
+/** The request with this control number (e.g. 2026-0012), if any. */
+export async function findRequestByControlNumber(db: Knex | Knex.Transaction, controlNumber: string): Promise<RequestView | undefined> {
+  const [found] = await listRequests(db, (q) => q.where('requests.control_number', controlNumber));
+  return found;
+}
+
 /** Samples of several requests in one query, grouped by request id, in position order. */
 export async function samplesOf(db: Knex | Knex.Transaction, requestIds: readonly number[]): Promise<Map<number, SampleRecord[]>> {
   const byRequest = new Map<number, SampleRecord[]>();
-  for (let i = 0; i < requestIds.length; i += 500) {
-    const rows = await db('samples').whereIn('request_id', requestIds.slice(i, i + 500)).orderBy(['request_id', 'position']).select('id', 'request_id', 'position', 'sample_type_description');
-    for (const s of rows) {
-      const list = byRequest.get(Number(s.request_id)) ?? [];
-      list.push({ sampleId: Number(s.id), position: Number(s.position), sampleTypeDescription: s.sample_type_description });
-      byRequest.set(Number(s.request_id), list);
-    }
+  const rows = await inChunks<number, { id: number; request_id: number; position: number; sample_type_description: string }>(requestIds, (chunk) =>
+    db('samples').whereIn('request_id', chunk).orderBy(['request_id', 'position']).select('id', 'request_id', 'position', 'sample_type_description'),
+  );
+  for (const s of rows) {
+    const list = byRequest.get(Number(s.request_id)) ?? [];
+    list.push({ sampleId: Number(s.id), position: Number(s.position), sampleTypeDescription: s.sample_type_description });
+    byRequest.set(Number(s.request_id), list);
   }
   return byRequest;
 }
@@ -113,4 +123,18 @@ export async function samplesOf(db: Knex | Knex.Transaction, requestIds: readonl
 export async function withSamples(db: Knex | Knex.Transaction, requests: RequestView[]): Promise<RequestWithSamples[]> {
   const samples = await samplesOf(db, requests.map((r) => r.requestId));
   return requests.map((r) => ({ ...r, samples: samples.get(r.requestId) ?? [] }));
+}
+
+/** The latest rejection reason of a request (services/requests/transitions.ts stores it as a message). */
+async function rejectionReasonOf(db: Knex | Knex.Transaction, requestId: number): Promise<string | null> {
+  const row = await db('request_messages').where({ request_id: requestId, kind: 'rejection' }).orderBy('id', 'desc').first('body');
+  return row ? String(row.body) : null;
+}
+
+/** The request with its samples and, when rejected, the reason the client is shown; undefined when there is none. */
+export async function readRequestDetail(db: Knex | Knex.Transaction, requestId: number): Promise<RequestDetail | undefined> {
+  const request = await findRequest(db, requestId);
+  if (!request) return undefined;
+  const [detail] = await withSamples(db, [request]);
+  return { ...detail, rejectionReason: request.requestStatus === 'REJECTED' ? await rejectionReasonOf(db, requestId) : null };
 }

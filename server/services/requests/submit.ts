@@ -2,10 +2,13 @@
 // its audit entry. Fee and due date are computed here from the catalog, never taken from the browser.
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
-import { inTransaction } from '../../db/transaction.js';
+import { insertReturningId } from '../../db/sql.js';
+import { inBatchedTransaction } from '../../db/transaction.js';
 import { estimateFee, expectedCompletionDate } from '../../domain/fees.js';
 import type { SubmitRequestInput } from '../../domain/requestPayload.js';
+import { forbidden } from '../../errors.js';
 import { recordAudit } from '../audit.js';
+import { findClientProfile } from '../clients.js';
 import { findRequest, withSamples, type RequestWithSamples } from './read.js';
 
 export interface SubmitDeps {
@@ -28,37 +31,38 @@ export async function submitRequest(
   }).total;
   const dueDate = expectedCompletionDate(now.slice(0, 10), input.tests);
 
-  return inTransaction(deps.db, async (trx) => {
-    const [inserted] = await trx('requests')
-      .insert({
-        control_number: null,
-        client_user_id: clientUserId,
-        status: 'PENDING_REVIEW',
-        representative_name: input.representativeName,
-        contact_number: input.contactNumber,
-        email_address: input.emailAddress,
-        company_name: input.companyName,
-        client_classification: input.clientClassification,
-        lto_number: input.ltoNumber,
-        testing_purpose: input.testingPurpose,
-        other_testing_purpose: input.otherTestingPurpose,
-        sample_category: input.sampleCategory,
-        lot_batch_no: input.lotBatchNo,
-        sample_source: input.sampleSource,
-        production_date: input.productionDate,
-        expiry_date: input.expiryDate,
-        sampling_date: input.samplingDate,
-        sampler_name: input.samplerName,
-        gram_positive_ast: input.gramPositiveAst,
-        gram_negative_ast: input.gramNegativeAst,
-        estimated_fee: fee,
-        due_date: dueDate,
-        submission_date: now,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id');
-    const requestId = Number(typeof inserted === 'object' ? inserted.id : inserted);
+  // Batched with concurrent submissions: one commit for all of them (see inBatchedTransaction).
+  return inBatchedTransaction(deps.db, async (trx) => {
+    // The contact identity comes from the profile, never from the payload (DESIGN.md section 10).
+    const profile = await findClientProfile(trx, clientUserId);
+    if (!profile) throw forbidden();
+    const requestId = await insertReturningId(trx, 'requests', {
+      control_number: null,
+      client_user_id: clientUserId,
+      status: 'PENDING_REVIEW',
+      representative_name: input.representativeName,
+      contact_number: input.contactNumber,
+      email_address: profile.email,
+      company_name: profile.companyName,
+      client_classification: input.clientClassification,
+      lto_number: input.ltoNumber,
+      testing_purpose: input.testingPurpose,
+      other_testing_purpose: input.otherTestingPurpose,
+      sample_category: input.sampleCategory,
+      lot_batch_no: input.lotBatchNo,
+      sample_source: input.sampleSource,
+      production_date: input.productionDate,
+      expiry_date: input.expiryDate,
+      sampling_date: input.samplingDate,
+      sampler_name: input.samplerName,
+      gram_positive_ast: input.gramPositiveAst,
+      gram_negative_ast: input.gramNegativeAst,
+      estimated_fee: fee,
+      due_date: dueDate,
+      submission_date: now,
+      created_at: now,
+      updated_at: now,
+    });
 
     await trx('request_tests').insert(input.tests.map((code) => ({ request_id: requestId, test_code: code })));
     await trx('samples').insert(

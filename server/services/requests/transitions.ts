@@ -1,25 +1,28 @@
 // The staff transitions of DESIGN.md section 5: approve, reject, release. Each runs in one
 // transaction whose status check is a guarded update (`where status = <the status read>`), so two
 // concurrent transitions of the same request cannot both succeed, on SQLite or PostgreSQL, on one
-// server instance or several. The client is e-mailed after the commit; a mail failure is logged and
-// never undoes the transition. Used by the API and by `labctl requests approve|reject|release`.
+// server instance or several. The client's e-mail is queued in the outbox in the same transaction;
+// the outbox worker sends it after the commit. Used by the API and by `labctl requests approve|reject|release`.
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
+import { analysisRow } from '../../db/analyses.js';
+import { returnedNumber } from '../../db/sql.js';
+import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
 import { inTransaction } from '../../db/transaction.js';
 import { can, type Action, type Actor } from '../../domain/policies.js';
 import { formatControlNumber, plannedAnalyses } from '../../domain/requestShape.js';
 import { applyTransition, type RequestStatus, type Transition } from '../../domain/requestStatus.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { Mailer } from '../../mail/mailer.js';
-import { approvalMail, rejectionMail, releaseMail, sendQuietly, type MailRequest } from '../../mail/requestMails.js';
+import type { MailMessage } from '../../mail/mailer.js';
+import { approvalMail, rejectionMail, releaseMail, type MailRequest } from '../../mail/requestMails.js';
 import { recordAudit } from '../audit.js';
+import { mailClient } from './clientMail.js';
 
 export interface DeskDeps {
   db: Knex;
   clock: Clock;
-  mailer: Mailer;
   labName: string;
   logger?: Logger;
 }
@@ -27,6 +30,15 @@ export interface DeskDeps {
 /** Where a change came from, for the audit log (the API passes the caller's IP; the CLI nothing). */
 export interface AuditMeta {
   ip?: string | null;
+}
+
+/**
+ * What a transition's own work answers: the request's changed columns (recorded as the audit
+ * entry's `after`), and what else the audit entry keeps (a rejection's reason, a release's signature).
+ */
+export interface TransitionOutcome {
+  changes?: Partial<RequestHead>;
+  audit?: Record<string, unknown>;
 }
 
 /** The few columns a transition reads and a mail needs. */
@@ -60,7 +72,8 @@ const STAMPS: Record<Transition, { by: string; at: string }> = {
 
 /**
  * Moves the request, stamps who and when, lets `then` do the transition's own work in the same
- * transaction, and records the audit entry. Answers 403 / 404 / 409 (with the status machine's reason).
+ * transaction, records the audit entry and queues the client's `mail`. Answers 403 / 404 / 409 (with
+ * the status machine's reason).
  */
 async function runTransition(
   deps: DeskDeps,
@@ -68,7 +81,8 @@ async function runTransition(
   requestId: number,
   transition: Transition,
   meta: AuditMeta,
-  then: (trx: Knex.Transaction, head: RequestHead) => Promise<Partial<RequestHead>> = async () => ({}),
+  mail: (moved: RequestHead) => MailMessage,
+  then: (trx: Knex.Transaction, head: RequestHead) => Promise<TransitionOutcome> = async () => ({}),
 ): Promise<RequestHead> {
   if (!can(actor, ACTIONS[transition])) throw forbidden();
   return inTransaction(deps.db, async (trx) => {
@@ -86,15 +100,17 @@ async function runTransition(
       const fresh = applyTransition((await readRequestHead(trx, requestId)).status, transition);
       throw conflict(fresh.ok ? 'The request changed meanwhile. Please try again.' : fresh.reason);
     }
-    const changes = await then(trx, head);
+    const { changes = {}, audit = {} } = await then(trx, head);
     await recordAudit(trx, deps.clock, {
       actorUserId: actor.id,
       action: `request.${transition}`,
       requestId,
-      details: { before: { status: head.status }, after: { status: check.to, ...changes } },
+      details: { before: { status: head.status }, after: { status: check.to, ...changes }, ...audit },
       ip: meta.ip,
     });
-    return { ...head, ...changes, status: check.to };
+    const after = { ...head, ...changes, status: check.to };
+    await mailClient(trx, actor, requestId, mail(after));
+    return after;
   });
 }
 
@@ -109,46 +125,63 @@ async function nextControlNumber(trx: Knex.Transaction, year: number): Promise<s
     .onConflict('year')
     .merge({ last_value: trx.raw('?? + 1', ['control_number_counters.last_value']) })
     .returning('last_value');
-  return formatControlNumber(year, Number(typeof row === 'object' ? row.last_value : row));
+  return formatControlNumber(year, returnedNumber(row, 'last_value'));
 }
 
 /** Plans one analysis per sample and ticked test (one multi-row insert). */
 async function createAnalyses(trx: Knex.Transaction, requestId: number): Promise<void> {
   const samples = await trx('samples').where('request_id', requestId).orderBy('position').pluck('id');
   const tests = await trx('request_tests').where('request_id', requestId).pluck('test_code');
-  const rows = plannedAnalyses(samples.map(Number), tests).map((a) => ({
-    request_id: requestId,
-    sample_id: a.sampleId,
-    test_code: a.testCode,
-    family: a.family,
-    result_group: a.group,
-  }));
+  const rows = plannedAnalyses(samples.map(Number), tests).map((a) => analysisRow(requestId, a.sampleId, a.testCode));
   if (rows.length > 0) await trx.batchInsert('analyses', rows, 500);
 }
 
 /** PENDING_REVIEW -> FOR_TESTING with the next control number of the year and the analyses to do. */
 export async function approveRequest(deps: DeskDeps, actor: Actor, requestId: number, meta: AuditMeta = {}): Promise<{ controlNumber: string }> {
-  const approved = await runTransition(deps, actor, requestId, 'approve', meta, async (trx) => {
+  const mail = (approved: RequestHead) => approvalMail({ ...approved, controlNumber: approved.controlNumber! }, deps.labName);
+  const approved = await runTransition(deps, actor, requestId, 'approve', meta, mail, async (trx) => {
     const controlNumber = await nextControlNumber(trx, deps.clock.now().getUTCFullYear());
     await trx('requests').where('id', requestId).update({ control_number: controlNumber });
     await createAnalyses(trx, requestId);
-    return { controlNumber };
+    return { changes: { controlNumber } };
   });
-  const controlNumber = approved.controlNumber!;
-  await sendQuietly(deps, approvalMail({ ...approved, controlNumber }, deps.labName));
-  return { controlNumber };
+  return { controlNumber: approved.controlNumber! };
 }
 
-/** PENDING_REVIEW or FOR_RELEASE -> REJECTED. */
-export async function rejectRequest(deps: DeskDeps, actor: Actor, requestId: number, meta: AuditMeta = {}): Promise<{ requestStatus: RequestStatus }> {
-  const rejected = await runTransition(deps, actor, requestId, 'reject', meta);
-  await sendQuietly(deps, rejectionMail(rejected, deps.labName));
+/**
+ * PENDING_REVIEW or FOR_RELEASE -> REJECTED. The reason, when given, is stored as a 'rejection'
+ * message of the request (the client reads it on the request), kept in the audit entry (the
+ * request's timeline tells it) and e-mailed.
+ */
+export async function rejectRequest(
+  deps: DeskDeps,
+  actor: Actor,
+  requestId: number,
+  meta: AuditMeta = {},
+  reason: string | null = null,
+): Promise<{ requestStatus: RequestStatus }> {
+  const mail = (r: RequestHead) => rejectionMail(r, deps.labName, reason);
+  // A rejected request's results leave the monthly reports (a FOR RELEASE request has some).
+  const rejected = await runTransition(deps, actor, requestId, 'reject', meta, mail, async (trx) => {
+    await applyCountChanges(trx, await countsOfRequests(trx, [requestId]), new Map());
+    if (!reason) return {};
+    await trx('request_messages').insert({ request_id: requestId, author_user_id: actor.id, kind: 'rejection', body: reason, created_at: isoNow(deps.clock) });
+    return { audit: { reason } };
+  });
   return { requestStatus: rejected.status };
 }
 
-/** FOR_RELEASE -> RELEASED: the client can read the results. */
-export async function releaseRequest(deps: DeskDeps, actor: Actor, requestId: number, meta: AuditMeta = {}): Promise<{ requestStatus: RequestStatus }> {
-  const released = await runTransition(deps, actor, requestId, 'release', meta);
-  await sendQuietly(deps, releaseMail(released, deps.labName));
+/**
+ * FOR_RELEASE -> RELEASED: the client can read the results. `issue` runs in the release's transaction
+ * (the signed release issues the certificate there, services/certificates/release.ts).
+ */
+export async function releaseRequest(
+  deps: DeskDeps,
+  actor: Actor,
+  requestId: number,
+  meta: AuditMeta = {},
+  issue?: (trx: Knex.Transaction) => Promise<TransitionOutcome>,
+): Promise<{ requestStatus: RequestStatus }> {
+  const released = await runTransition(deps, actor, requestId, 'release', meta, (r) => releaseMail(r, deps.labName), issue);
   return { requestStatus: released.status };
 }

@@ -1,14 +1,24 @@
-// Reading results: the analyses of requests in the wide shapes of the results calls. Every list costs
+// Reading results: the analyses of requests in the wide shapes of the results calls, and the use cases
+// of reading them (who may read which request's results, and which groups of them). Every list costs
 // a fixed number of queries.
 import type { Knex } from 'knex';
-import type { Group } from '../../domain/catalog.js';
-import { toCombinedResult, toWideResults, type AnalysisRecord, type CombinedResult, type Remark, type WideResult } from '../../domain/resultShape.js';
-import type { RequestStatus } from '../../domain/requestStatus.js';
-
-/** Statuses in which results are being entered (and may still change). */
-export const OPEN_STATUSES: readonly RequestStatus[] = ['FOR_TESTING', 'FOR_RELEASE'];
-
-const CHUNK = 500;
+import { inChunks } from '../../db/sql.js';
+import { GROUPS, type Group } from '../../domain/catalog.js';
+import { can, hidesMissing, visibleGroups, type Actor } from '../../domain/policies.js';
+import {
+  groupsOfTests,
+  limitToGroups,
+  toCombinedResult,
+  toWideResults,
+  type AnalysisRecord,
+  type CombinedResult,
+  type Remark,
+  type WideResult,
+} from '../../domain/resultShape.js';
+import { disciplineOf } from '../../domain/roles.js';
+import { forbidden, notFound } from '../../errors.js';
+import { listRequests } from '../requests/read.js';
+import { OPEN_STATUSES } from '../../domain/requestStatus.js';
 
 interface AnalysisRow {
   request_id: number;
@@ -36,17 +46,12 @@ export function toAnalysisRecord(row: AnalysisRow): AnalysisRecord {
   };
 }
 
-/** Every analysis of the given requests (one query per 500 requests). */
+/** Every analysis of the given requests (one query per CHUNK_SIZE requests). */
 export async function analysesOf(db: Knex | Knex.Transaction, requestIds: readonly number[]): Promise<AnalysisRecord[]> {
-  const records: AnalysisRecord[] = [];
-  for (let i = 0; i < requestIds.length; i += CHUNK) {
-    const rows: AnalysisRow[] = await db('analyses as a')
-      .join('samples as s', 's.id', 'a.sample_id')
-      .whereIn('a.request_id', requestIds.slice(i, i + CHUNK))
-      .select(ANALYSIS_COLUMNS);
-    records.push(...rows.map(toAnalysisRecord));
-  }
-  return records;
+  return inChunks(requestIds, async (ids) => {
+    const rows: AnalysisRow[] = await db('analyses as a').join('samples as s', 's.id', 'a.sample_id').whereIn('a.request_id', ids).select(ANALYSIS_COLUMNS);
+    return rows.map(toAnalysisRecord);
+  });
 }
 
 /** The combined result of each request, in the order of `requestIds`. */
@@ -70,3 +75,30 @@ export async function groupResults(db: Knex | Knex.Transaction, group: Group, { 
   return toWideResults(group, rows.map(toAnalysisRecord));
 }
 
+
+/**
+ * The combined results of `requestIds` (in that order) for `actor`, a tester's limited to its own
+ * groups. 403 for a request the actor may not read; 404 for a missing one, or 403 for a client (as
+ * for someone else's request, so it cannot probe which ids exist).
+ */
+export async function readRequestResults(db: Knex, actor: Actor, requestIds: readonly number[]): Promise<CombinedResult[]> {
+  const notTheirs = 'You do not have permission to read these results.';
+  const requests = await listRequests(db, (q) => q.whereIn('requests.id', requestIds));
+  const found = new Map(requests.map((r) => [r.requestId, r]));
+  const missing = requestIds.filter((id) => !found.has(id));
+  if (missing.length) throw hidesMissing(actor) ? forbidden(notTheirs) : notFound(`No request with id ${missing.join(', ')}.`);
+  for (const r of requests) {
+    const resource = { clientUserId: r.clientUserId, requestStatus: r.requestStatus, groups: groupsOfTests(r.tests) };
+    if (!can(actor, 'results:read-request', resource)) {
+      throw forbidden(actor.role === 'client' && r.clientUserId === actor.id ? 'The results of this request are not released yet.' : notTheirs);
+    }
+  }
+  const groups = visibleGroups(actor) ?? GROUPS;
+  return (await combinedResults(db, requestIds)).map((c) => limitToGroups(c, groups));
+}
+
+/** The tester list of `group` (GET /microbioTestResults and its siblings): testers work on open requests, the desk sees every request. */
+export async function readGroupResults(db: Knex, actor: Actor, group: Group): Promise<WideResult[]> {
+  if (!can(actor, 'results:read', { group })) throw forbidden();
+  return groupResults(db, group, { openOnly: disciplineOf(actor.role) !== null });
+}

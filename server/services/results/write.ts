@@ -1,15 +1,17 @@
 // Writing results: one service for the tester screens (PUT .../{sampleId}) and bulk CSV imports.
-// Batched: the affected requests and analyses are loaded with whereIn, changes are upserted in
+// Batched: the affected requests and analyses are loaded with whereIn, changes are written in
 // chunks, statuses recomputed once per request, audit rows inserted together, all in the caller's
 // transaction.
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
-import { isPostgres } from '../../db/knex.js';
-import { findAnalyte } from '../../domain/catalog.js';
+import { inTransaction } from '../../db/transaction.js';
+import { enteredResultRow } from '../../db/analyses.js';
+import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
+import { inChunks, lockForUpdate, updateJsonRows } from '../../db/sql.js';
+import { findAnalyte, type Group } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
-import { reportMonth } from '../../domain/requestShape.js';
 import { acceptsResults, isAnalysisComplete, statusAfterResults, STATUS_DISPLAY, type RequestStatus } from '../../domain/requestStatus.js';
-import { normalizeResult, ResultFields, type AnalysisRecord, type Remark } from '../../domain/resultShape.js';
+import { normalizeResult, ResultFields, toWideResults, type AnalysisRecord, type Remark, type WideEntry, type WideResult } from '../../domain/resultShape.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { describeIssues } from '../../validation.js';
 import { recordAuditMany, type AuditEntry } from '../audit.js';
@@ -46,7 +48,11 @@ export interface WriteResultsOutcome {
 
 type Stored = Pick<AnalysisRecord, 'value' | 'remark' | 'analysisDate'>;
 
-const UPSERT_CHUNK = 50;
+// The analyses exist (approval planned them): a write sets their result columns, found by their key.
+const ANALYSIS_KEY = { sample_id: 'integer', test_code: 'text' } as const;
+const ENTERED_RESULT_COLUMNS = {
+  value: 'text', remark: 'text', analysis_date: 'text', report_month: 'text', entered_by: 'integer', entered_at: 'text',
+} as const;
 
 const nameOf = (e: ResultEntry) => e.label ?? `sample ${e.sampleId}`;
 const sameResult = (a: Stored, b: Stored) => a.value === b.value && a.remark === b.remark && a.analysisDate === b.analysisDate;
@@ -80,6 +86,8 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
   // Shape of each entry and the writer's discipline, before touching the database.
   const invalid: string[] = [];
   const notMine = new Set<string>();
+  // Each entry's result as it will be stored, checked once here.
+  const resultOf = new Map<ResultEntry, Stored>();
   for (const e of entries) {
     const analyte = findAnalyte(e.testCode);
     if (!analyte) {
@@ -88,7 +96,8 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
     }
     if (!can(actor, 'results:write', { group: analyte.group })) notMine.add(e.testCode);
     const parsed = ResultFields.safeParse(e);
-    if (!parsed.success) invalid.push(`${nameOf(e)}, ${e.testCode}: ${describeIssues(parsed.error)}`);
+    if (parsed.success) resultOf.set(e, normalizeResult(parsed.data));
+    else invalid.push(`${nameOf(e)}, ${e.testCode}: ${describeIssues(parsed.error)}`);
   }
   if (notMine.size) fail(forbidden, [`You may not enter results of ${[...notMine].join(', ')}`]);
   if (invalid.length) fail(badRequest, invalid);
@@ -98,11 +107,10 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
   // when they decide its status; SQLite serialises writers anyway.
   const requestIds = [...new Set(entries.map((e) => e.requestId))].sort((a, b) => a - b);
   const requests = new Map<number, { status: RequestStatus; controlNumber: string | null }>();
-  for (let i = 0; i < requestIds.length; i += 500) {
-    const query = trx('requests').whereIn('id', requestIds.slice(i, i + 500)).orderBy('id').select('id', 'status', 'control_number');
-    if (isPostgres(trx)) query.forUpdate();
-    for (const r of await query) requests.set(Number(r.id), { status: r.status, controlNumber: r.control_number });
-  }
+  await inChunks(requestIds, async (ids) => {
+    const query = trx('requests').whereIn('id', ids).orderBy('id').select('id', 'status', 'control_number');
+    for (const r of await lockForUpdate(trx, query)) requests.set(Number(r.id), { status: r.status, controlNumber: r.control_number });
+  });
   const missing = requestIds.filter((id) => !requests.has(id));
   if (missing.length) fail(notFound, [`No request with id ${missing.join(', ')}`]);
   const closed = requestIds.filter((id) => !acceptsResults(requests.get(id)!.status));
@@ -132,31 +140,17 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
     }
     seen.add(key);
     const before: Stored = { value: analysis.value, remark: analysis.remark, analysisDate: analysis.analysisDate };
-    const after = normalizeResult(ResultFields.parse(e));
+    const after = resultOf.get(e)!;
     if (!sameResult(before, after)) changes.push({ analysis, before, after });
   }
   if (problems.length) fail(badRequest, problems);
   if (changes.length === 0) return { changed: 0, requestsCompleted: [], requestsReopened: [] };
 
-  const rows = changes.map(({ analysis: a, after }) => ({
-    request_id: a.requestId,
-    sample_id: a.sampleId,
-    test_code: a.testCode,
-    family: findAnalyte(a.testCode)!.family,
-    result_group: a.group,
-    value: after.value,
-    remark: after.remark,
-    analysis_date: after.analysisDate,
-    report_month: after.value === null ? null : reportMonth(after.analysisDate, now),
-    entered_by: after.value === null ? null : actor.id,
-    entered_at: after.value === null ? null : now,
-  }));
-  for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
-    await trx('analyses')
-      .insert(rows.slice(i, i + UPSERT_CHUNK))
-      .onConflict(['sample_id', 'test_code'])
-      .merge(['value', 'remark', 'analysis_date', 'report_month', 'entered_by', 'entered_at']);
-  }
+  const rows = changes.map(({ analysis: a, after }) => enteredResultRow(a.sampleId, a.testCode, { ...after, enteredBy: actor.id, enteredAt: now }));
+  // The report counters move by what this write changes (the requests are open, so they count).
+  const countedBefore = await countsOfRequests(trx, requestIds);
+  await updateJsonRows(trx, 'analyses', ANALYSIS_KEY, ENTERED_RESULT_COLUMNS, rows);
+  await applyCountChanges(trx, countedBefore, await countsOfRequests(trx, requestIds));
   for (const c of changes) Object.assign(c.analysis, c.after);
 
   // New statuses from the completeness of every analysis of each changed request.
@@ -180,9 +174,9 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
     });
   }
   for (const [status, ids] of moved) {
-    for (let i = 0; i < ids.length; i += 500) {
-      await trx('requests').whereIn('id', ids.slice(i, i + 500)).update({ status, updated_at: now });
-    }
+    await inChunks(ids, async (chunk) => {
+      await trx('requests').whereIn('id', chunk).update({ status, updated_at: now });
+    });
   }
   await recordAuditMany(trx, clock, audit);
   return {
@@ -190,4 +184,33 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
     requestsCompleted: moved.get('FOR_RELEASE') ?? [],
     requestsReopened: moved.get('FOR_TESTING') ?? [],
   };
+}
+
+export interface SampleResultsInput {
+  group: Group;
+  sampleId: number;
+  entries: readonly WideEntry[];
+}
+
+/**
+ * PUT /microbioTestResults/{sampleId} and its siblings: writes the results of one sample's analyses of
+ * `group` in one transaction (the rules of writeResults) and answers the sample's item of the group's
+ * list as it now stands. 403 unless the actor tests `group`; 404 for a sample that does not exist.
+ */
+export async function writeSampleResults(
+  deps: { db: Knex; clock: Clock },
+  actor: Actor,
+  input: SampleResultsInput,
+  meta: { ip?: string | null } = {},
+): Promise<WideResult> {
+  const { group, sampleId } = input;
+  if (!can(actor, 'results:write', { group })) throw forbidden();
+  return inTransaction(deps.db, async (trx) => {
+    const sample = await trx('samples').where('id', sampleId).first('request_id');
+    if (!sample) throw notFound(`No sample with id ${sampleId}.`);
+    const requestId = Number(sample.request_id);
+    await writeResults(trx, { clock: deps.clock, actor, ip: meta.ip, entries: input.entries.map((e) => ({ ...e, requestId, sampleId })) });
+    const [item] = toWideResults(group, (await analysesOf(trx, [requestId])).filter((a) => a.sampleId === sampleId));
+    return item ?? { sampleId, result: { requestId } };
+  });
 }

@@ -1,0 +1,118 @@
+// Sends the mail of the outbox (server/db/outbox.ts): claims due rows, hands each to the mailer, and
+// on failure schedules the next attempt with exponential backoff, giving up after `maxAttempts`
+// (`labctl mail retry` puts such mail back). An SMTP outage therefore only delays mail.
+import os from 'node:os';
+import type { Knex } from 'knex';
+import { claimDueMail, markMailFailed, markMailSent, onMailQueued, watchQueuedMail } from '../db/outbox.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { Mailer } from './mailer.js';
+
+export interface OutboxWorkerOptions {
+  db: Knex;
+  mailer: Mailer;
+  logger: Logger;
+  /** Stamps the 'mail.sent' audit entry of a request's mail (the app's clock; default the system's). */
+  clock?: Clock;
+  /** Names this process in claims (default host:pid). */
+  instance?: string;
+  /** How often to look for mail queued by other instances or due for a retry. */
+  pollMs?: number;
+  /** Delay after the first failure; doubled after each further one up to `retryMaxMs`. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  maxAttempts?: number;
+  /** How long a claim holds; longer than the mailer's own timeouts. */
+  leaseMs?: number;
+}
+
+const DEFAULTS = { pollMs: 5_000, retryBaseMs: 30_000, retryMaxMs: 60 * 60_000, maxAttempts: 12, leaseMs: 5 * 60_000 };
+const BATCH = 20;
+
+/** Delay before attempt `attempts + 1`, after `attempts` failures. */
+export const retryDelayMs = (attempts: number, baseMs: number, maxMs: number): number => Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
+
+/** Sends every mail due now (several batches); returns how many were sent. */
+export async function deliverDueMail(options: OutboxWorkerOptions): Promise<number> {
+  const o = { ...DEFAULTS, instance: `${os.hostname()}:${process.pid}`, ...options };
+  let sent = 0;
+  for (;;) {
+    const batch = await claimDueMail(o.db, o.instance, BATCH, o.leaseMs);
+    if (batch.length === 0) return sent;
+    for (const mail of batch) {
+      try {
+        await o.mailer.send(mail);
+        await markMailSent(o.db, mail, o.clock?.now() ?? new Date());
+        sent += 1;
+      } catch (err) {
+        const attempts = mail.attempts + 1;
+        const retryAt = attempts >= o.maxAttempts ? null : Date.now() + retryDelayMs(attempts, o.retryBaseMs, o.retryMaxMs);
+        o.logger.warn({ err, outboxId: mail.id, to: mail.to, attempts, giveUp: retryAt === null }, 'mail not sent');
+        await markMailFailed(o.db, mail, (err as Error).message ?? String(err), retryAt);
+      }
+    }
+  }
+}
+
+export interface OutboxWorker {
+  /** Sends the mail due now; resolves when a pass that started after this call has finished. */
+  flush(): Promise<void>;
+  /**
+   * Runs `work` (an API call) and, when it committed mail, sends that mail before returning, waiting
+   * at most `maxWaitMs`: the caller's answer then means the mail left, unless the mail server is down.
+   */
+  sendQueuedBy(work: () => Promise<void>, maxWaitMs?: number): Promise<void>;
+  /** Finishes the current pass and stops. */
+  stop(): Promise<void>;
+}
+
+/** Runs `deliverDueMail` at start, on every local commit that queued mail, and every `pollMs`. */
+export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
+  const pollMs = options.pollMs ?? DEFAULTS.pollMs;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> | null = null;
+  let following: Promise<void> | null = null;
+
+  const pass = async () => {
+    clearTimeout(timer);
+    try {
+      await deliverDueMail(options);
+    } catch (err) {
+      options.logger.error({ err }, 'outbox: could not read the queue');
+    }
+  };
+  // One pass at a time; calls during a pass share the single pass queued after it.
+  const run = (): Promise<void> => {
+    if (stopped) return Promise.resolve();
+    if (!current) {
+      current = pass().finally(() => {
+        current = null;
+        if (!stopped && !following) timer = setTimeout(run, pollMs);
+      });
+      return current;
+    }
+    following ??= current.then(() => {
+      following = null;
+      return run();
+    });
+    return following;
+  };
+  const unsubscribe = onMailQueued(() => void run());
+  void run();
+  return {
+    flush: run,
+    async sendQueuedBy(work, maxWaitMs = 5_000) {
+      if (!(await watchQueuedMail(work))) return;
+      let timeout: NodeJS.Timeout | undefined;
+      await Promise.race([run(), new Promise<void>((resolve) => (timeout = setTimeout(resolve, maxWaitMs)))]);
+      clearTimeout(timeout);
+    },
+    async stop() {
+      stopped = true;
+      unsubscribe();
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}

@@ -1,0 +1,231 @@
+// The work queues (pending, for release, for testing) and the client's track list, paged by keyset:
+// one SQL statement per page. Its inner query walks the (status, sort key) index, applies the
+// filters and takes limit + 1 ids (the extra one says whether a next page exists); the outer query
+// adds what the screens show for those rows only (samples, tests, progress, positives).
+import type { Knex } from 'knex';
+import { analytesOfGroup, catalogOrder, DISCIPLINE_GROUPS, GROUPS, type Group } from '../../domain/catalog.js';
+import { can, type Actor } from '../../domain/policies.js';
+import { QUEUE_STATUSES, type QueueCursor, type QueueFilter, type QueueName, type QueuePage, type QueueRow } from '../../domain/queue.js';
+import type { RequestStatus } from '../../domain/requestStatus.js';
+import type { TesterSample } from '../../domain/resultShape.js';
+import { disciplineOf } from '../../domain/roles.js';
+import { joinedValues } from '../../db/sql.js';
+import { forbidden } from '../../errors.js';
+import { joinReceipt, RECEIPT_COLUMNS, receiptOf, type ReceiptColumns } from './reception.js';
+
+type Db = Knex | Knex.Transaction;
+
+export interface QueueInput extends QueueFilter {
+  limit: number;
+  after?: QueueCursor;
+}
+
+/** Mirrors isAnalysisComplete (domain/requestStatus.ts), negated: no value, or no positive/negative remark. */
+const INCOMPLETE_ANALYSIS = "(a.value is null or trim(a.value) = '' or a.remark is null or a.remark not in ('positive', 'negative'))";
+
+/** A due date that is missing sorts last on both databases. */
+const SORT_KEYS = { oldest: 'r.submission_date', newest: 'r.submission_date', urgent: "coalesce(r.due_date, '9999-12-31')" } as const;
+
+interface Plan {
+  /** The list's statuses; every status when left out (the client's list). */
+  statuses?: readonly RequestStatus[];
+  /** Groups the caller works on (a tester's discipline, or the discipline filter); undefined: all. */
+  groups?: readonly Group[];
+  clientUserId?: number;
+  columns: (db: Db, groups: readonly Group[]) => Knex.Raw[];
+}
+
+const codesOf = (groups: readonly Group[]) => groups.flatMap((g) => analytesOfGroup(g).map((a) => a.code));
+
+/**
+ * Finished: the request has analyses of `groups` and none is missing a value or a remark.
+ * Outstanding (`negated`) is every other request, including one with nothing to enter yet.
+ */
+function finished(db: Db, query: Knex.QueryBuilder, groups: readonly Group[], negated: boolean): void {
+  const ofGroups = () => db('analyses as a').select(db.raw('1')).whereRaw('a.request_id = r.id').whereIn('a.result_group', groups);
+  const condition = (w: Knex.QueryBuilder) => w.whereExists(ofGroups()).whereNotExists(ofGroups().whereRaw(INCOMPLETE_ANALYSIS));
+  if (negated) query.whereNot(condition);
+  else query.where(condition);
+}
+
+/** `%text%` for LIKE, its own % _ and \ matched literally. */
+const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Requests whose control number, company or lot contains `q` (case-insensitive). */
+function whereSearched(query: Knex.QueryBuilder, q: string): void {
+  const like = containing(q);
+  query.where((w) => {
+    for (const column of ['r.control_number', 'r.company_name', 'r.lot_batch_no']) w.orWhereRaw(`lower(${column}) like ? escape '\\'`, [like]);
+  });
+}
+
+function pageOfIds(db: Db, plan: Plan, input: QueueInput): Knex.QueryBuilder {
+  const key = SORT_KEYS[input.sort];
+  const direction = input.sort === 'newest' ? 'desc' : 'asc';
+  const statuses = input.status ? [input.status] : plan.statuses;
+  const query = db('requests as r').select('r.id', db.raw(`${key} as sort_key`));
+  if (statuses?.length === 1) query.where('r.status', statuses[0]);
+  else if (statuses) query.whereIn('r.status', statuses);
+  if (plan.clientUserId !== undefined) query.where('r.client_user_id', plan.clientUserId);
+  if (plan.groups) {
+    query.whereExists(db('request_tests as g').select(db.raw('1')).whereRaw('g.request_id = r.id').whereIn('g.test_code', codesOf(plan.groups)));
+  }
+  if (input.state && input.state !== 'all') finished(db, query, plan.groups ?? GROUPS, input.state === 'outstanding');
+  if (input.q) whereSearched(query, input.q);
+  if (input.after) {
+    const { key: k, id } = input.after;
+    const op = direction === 'asc' ? '>' : '<';
+    query.whereRaw(`(${key} ${op} ? or (${key} = ? and r.id ${op} ?))`, [k, k, id]);
+  }
+  return query.orderByRaw(`${key} ${direction}, r.id ${direction}`).limit(input.limit + 1);
+}
+
+/** Columns every list shows. */
+function baseColumns(db: Db): (string | Knex.Raw | Knex.QueryBuilder)[] {
+  return [
+    'r.id', 'r.control_number', 'r.status', 'r.company_name', 'r.client_classification', 'r.testing_purpose', 'r.other_testing_purpose', 'r.lot_batch_no',
+    'r.submission_date', 'r.approved_at', 'r.due_date', 'p.sort_key',
+    db.raw('(select count(*) from samples s where s.request_id = r.id) as samples'),
+    db('request_tests as t').select(joinedValues(db, 't.test_code')).whereRaw('t.request_id = r.id').as('tests'),
+  ];
+}
+
+const PLAN_COLUMNS: Record<QueueName | 'client', Plan['columns']> = {
+  pending: () => [],
+  'for-release': (db) => [
+    db.raw("case when exists (select 1 from analyses a where a.request_id = r.id and a.remark = 'positive') then 1 else 0 end as any_positive"),
+    db.raw('(select max(a.entered_at) from analyses a where a.request_id = r.id) as last_entered'),
+  ],
+  'for-testing': (db, groups) => {
+    const inGroups = `a.result_group in (${groups.map(() => '?').join(', ')})`;
+    return [
+      db.raw(`(select count(*) from analyses a where a.request_id = r.id and ${inGroups}) as progress_total`, [...groups]),
+      db.raw(`(select count(*) from analyses a where a.request_id = r.id and ${inGroups} and not ${INCOMPLETE_ANALYSIS}) as progress_entered`, [...groups]),
+    ];
+  },
+  client: (db) => [
+    db.raw("(select m.body from request_messages m where m.request_id = r.id and m.kind = 'rejection' order by m.id desc limit 1) as rejection_reason"),
+  ],
+};
+
+type Row = Record<string, unknown>;
+
+function presentRow(name: QueueName | 'client', row: Row): QueueRow {
+  const status = row.status as RequestStatus;
+  const tests = String(row.tests ?? '').split(',').filter((c) => c !== '').sort((a, b) => catalogOrder(a) - catalogOrder(b));
+  const waitingSince = name === 'for-release' ? (row.last_entered ?? row.approved_at) : name === 'for-testing' ? row.approved_at : row.submission_date;
+  const result: QueueRow = {
+    requestId: Number(row.id),
+    controlNumber: (row.control_number as string | null) ?? null,
+    requestStatus: status,
+    companyName: String(row.company_name),
+    clientClassification: String(row.client_classification),
+    purpose: String(row.other_testing_purpose || row.testing_purpose),
+    lotBatchNo: (row.lot_batch_no as string | null) ?? null,
+    samples: Number(row.samples),
+    tests,
+    submissionDate: String(row.submission_date),
+    waitingSince: String(waitingSince ?? row.submission_date),
+    dueDate: status === 'REJECTED' ? null : ((row.due_date as string | null) ?? null),
+  };
+  if (name === 'for-release') result.anyPositive = Number(row.any_positive) === 1;
+  if (name === 'for-testing') result.progress = { entered: Number(row.progress_entered), total: Number(row.progress_total) };
+  if (name === 'client') result.rejectionReason = status === 'REJECTED' ? ((row.rejection_reason as string | null) ?? null) : null;
+  return result;
+}
+
+/** for-testing: each request's samples with its sample information (SPEC "Sample (as read)"), joined in. */
+const SAMPLE_COLUMNS = ['s.id as sample_id', 's.position', 's.sample_type_description', 'r.sampler_name', 'r.sample_source', 'r.production_date', 'r.expiry_date', 'r.sampling_date'];
+
+function sampleOf(row: Row): TesterSample {
+  const text = (name: string) => (row[name] as string | null) ?? null;
+  return {
+    sampleId: Number(row.sample_id),
+    position: Number(row.position),
+    sampleTypeDescription: String(row.sample_type_description ?? ''),
+    lotBatchNo: text('lot_batch_no'),
+    samplerName: text('sampler_name'),
+    sampleSource: text('sample_source'),
+    productionDate: text('production_date'),
+    expiryDate: text('expiry_date'),
+    samplingDate: text('sampling_date'),
+  };
+}
+
+async function runPlan(db: Db, name: QueueName | 'client', plan: Plan, input: QueueInput): Promise<QueuePage> {
+  const ids = pageOfIds(db, plan, input).as('p');
+  const direction = input.sort === 'newest' ? 'desc' : 'asc';
+  const withSamples = name === 'for-testing';
+  const query = db
+    .from(ids)
+    .join('requests as r', 'r.id', 'p.id')
+    .select(...baseColumns(db), ...plan.columns(db, plan.groups ?? GROUPS))
+    .orderByRaw(`p.sort_key ${direction}, r.id ${direction}`);
+  if (withSamples) {
+    // The tester sees how the samples arrived, in the same query (one receipt per request at most).
+    joinReceipt(query, 'r').select(...RECEIPT_COLUMNS);
+    query.leftJoin('samples as s', 's.request_id', 'r.id').select(...SAMPLE_COLUMNS).orderBy('s.position');
+  }
+  const byId = new Map<number, QueueRow>();
+  let last: Row | undefined;
+  for (const row of (await query) as Row[]) {
+    const id = Number(row.id);
+    let item = byId.get(id);
+    if (!item) {
+      if (byId.size === input.limit) return { rows: [...byId.values()], next: { key: String(last!.sort_key), id: Number(last!.id) } };
+      item = presentRow(name, row);
+      if (withSamples) {
+        item.sampleList = [];
+        item.receipt = receiptOf(row as unknown as ReceiptColumns);
+      }
+      byId.set(id, item);
+      last = row;
+    }
+    if (withSamples && row.sample_id !== null) item.sampleList!.push(sampleOf(row));
+  }
+  return { rows: [...byId.values()] };
+}
+
+/**
+ * The groups a caller lists: a tester only its discipline's (403 when asking for another), the
+ * desk every group or the discipline it filters on.
+ */
+function groupsFor(actor: Actor, input: QueueInput): readonly Group[] | undefined {
+  const own = disciplineOf(actor.role);
+  if (own && input.discipline && input.discipline !== own) throw forbidden();
+  const discipline = own ?? input.discipline;
+  return discipline ? DISCIPLINE_GROUPS[discipline] : undefined;
+}
+
+/** One page of a work queue, as the actor may see it. */
+export async function listQueue(db: Db, actor: Actor, name: QueueName, input: QueueInput): Promise<QueuePage> {
+  const desk = can(actor, 'request:review');
+  const allowed = name === 'pending' ? desk : name === 'for-release' ? desk || disciplineOf(actor.role) !== null : can(actor, 'results:list-for-testing');
+  if (!allowed) throw forbidden();
+  const groups = groupsFor(actor, input);
+  const state = name === 'for-testing' ? (input.state ?? 'outstanding') : undefined;
+  // Outstanding work is never FOR_RELEASE: that status means every analysis is complete.
+  const statuses = state === 'outstanding' ? (['FOR_TESTING'] as const) : QUEUE_STATUSES[name];
+  return runPlan(db, name, { statuses, groups, columns: PLAN_COLUMNS[name] }, { ...input, state });
+}
+
+/** One page of a client's track list (the client itself, or the desk). */
+export async function listClientQueue(db: Db, actor: Actor, clientUserId: number, input: QueueInput): Promise<QueuePage> {
+  if (!can(actor, 'request:read', { clientUserId })) throw forbidden();
+  const plan: Plan = { clientUserId, columns: PLAN_COLUMNS.client };
+  return runPlan(db, 'client', plan, { ...input, discipline: undefined, state: undefined });
+}
+
+/**
+ * How many requests a client has in each status (the track list's status filter), one GROUP BY;
+ * with `q`, of the requests that search finds, so each count says what its filter will show.
+ */
+export async function clientStatusCounts(db: Db, actor: Actor, clientUserId: number, q?: string): Promise<Record<RequestStatus, number>> {
+  if (!can(actor, 'request:read', { clientUserId })) throw forbidden();
+  const query = db('requests as r').where('r.client_user_id', clientUserId).groupBy('r.status').select('r.status as status', db.raw('count(*) as n'));
+  if (q) whereSearched(query, q);
+  const rows: { status: RequestStatus; n: number | string }[] = await query;
+  const counts = Object.fromEntries(QUEUE_STATUSES.client.map((s) => [s, 0])) as Record<RequestStatus, number>;
+  for (const row of rows) counts[row.status] = Number(row.n);
+  return counts;
+}

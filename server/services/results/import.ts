@@ -1,0 +1,150 @@
+// The use case behind `labctl results import`: check a whole results CSV against the database, then
+// write it all in one transaction with the results service the tester screens use (same rules, audit
+// and FOR_TESTING -> FOR_RELEASE moves), or nothing at all.
+import type { Knex } from 'knex';
+import type { Clock } from '../../clock.js';
+import { inTransaction } from '../../db/transaction.js';
+import { GROUPS } from '../../domain/catalog.js';
+import { can, type Actor } from '../../domain/policies.js';
+import {
+  decodeResultsCsv,
+  parseResultsCsv,
+  resolveResultRows,
+  sortProblems,
+  type CsvProblem,
+  type ResolvedResult,
+} from '../../domain/resultsCsv.js';
+import { forbidden } from '../../errors.js';
+import { loadImportTargets } from './importTargets.js';
+import { writeResults } from './write.js';
+
+const LOOKUP_CHUNK = 500;
+/** Rows per call of the results service: small enough for a smooth progress bar. */
+const WRITE_CHUNK = 10_000;
+
+export interface ImportDeps {
+  db: Knex;
+  clock: Clock;
+}
+
+export interface ImportInput {
+  /** The file as read: its bytes, decoded and checked here. */
+  csv: Uint8Array;
+  /** Check and count everything, then roll back. */
+  dryRun?: boolean;
+  /** Called after each written chunk with the rows written so far and the total. */
+  onProgress?: (rows: number, total: number) => void;
+}
+
+export interface ImportOutcome {
+  dryRun: boolean;
+  rows: number;
+  requests: number;
+  /** Analyses whose stored result changed (a row equal to what is stored changes nothing). */
+  changed: number;
+  /** Requests of the file that are complete after the import (FOR RELEASE). */
+  requestsComplete: number;
+  /** Control numbers of the requests this import moved to FOR RELEASE. */
+  movedToForRelease: string[];
+  /** Control numbers of requests that went back to FOR TESTING (a result was emptied). */
+  movedToForTesting: string[];
+}
+
+/** The outcome, or every problem; either way the warnings (rows imported, but worth a look). */
+export type ImportResult =
+  | { imported: true; outcome: ImportOutcome; warnings: CsvProblem[] }
+  | { imported: false; rows: number; problems: CsvProblem[]; warnings: CsvProblem[] };
+
+class DryRunRollback extends Error {
+  constructor(readonly outcome: ImportOutcome, readonly warnings: CsvProblem[]) {
+    super('dry run');
+  }
+}
+
+/**
+ * Imports a results CSV as `actor`, a tester: every problem of the file with its line, and nothing
+ * written, or every row written in one transaction. With `dryRun` everything is written and then
+ * rolled back, so the outcome is exact.
+ */
+export async function importResults(deps: ImportDeps, actor: Actor, input: ImportInput): Promise<ImportResult> {
+  if (!GROUPS.some((group) => can(actor, 'results:write', { group }))) {
+    throw forbidden('Only tester accounts (chemtester, microbiotester, molbiotester) enter results.');
+  }
+  const decoded = decodeResultsCsv(input.csv);
+  if ('problem' in decoded) return { imported: false, rows: 0, problems: [decoded.problem], warnings: [] };
+  const parsed = parseResultsCsv(decoded.text);
+  const today = deps.clock.now().toISOString().slice(0, 10);
+  try {
+    return await inTransaction(deps.db, async (trx) => {
+      const targets = await loadImportTargets(trx, parsed.rows.map((r) => r.controlNumber));
+      const resolved = resolveResultRows(parsed.rows, targets, actor, { today });
+      const problems = sortProblems([...parsed.problems, ...resolved.problems]);
+      const warnings = sortProblems([...parsed.warnings, ...resolved.warnings]);
+      if (problems.length) return { imported: false as const, rows: parsed.dataRows, problems, warnings };
+      const outcome = await writeEntries(trx, deps.clock, actor, resolved.entries, input);
+      if (input.dryRun) throw new DryRunRollback(outcome, warnings);
+      return { imported: true as const, outcome, warnings };
+    });
+  } catch (err) {
+    if (err instanceof DryRunRollback) return { imported: true, outcome: err.outcome, warnings: err.warnings };
+    throw err;
+  }
+}
+
+/** Writes checked rows, a request's rows always in the same call of the results service. */
+async function writeEntries(
+  trx: Knex.Transaction,
+  clock: Clock,
+  actor: Actor,
+  entries: readonly ResolvedResult[],
+  { dryRun = false, onProgress }: ImportInput,
+): Promise<ImportOutcome> {
+  const byRequest = new Map<number, ResolvedResult[]>();
+  for (const e of entries) {
+    const rows = byRequest.get(e.requestId);
+    if (rows) rows.push(e);
+    else byRequest.set(e.requestId, [e]);
+  }
+  const controlNumberOf = new Map(entries.map((e) => [e.requestId, e.controlNumber]));
+
+  const moved = { forRelease: [] as number[], forTesting: [] as number[] };
+  let changed = 0;
+  let written = 0;
+  let batch: ResolvedResult[] = [];
+  const flush = async () => {
+    const outcome = await writeResults(trx, {
+      clock,
+      actor,
+      entries: batch.map((e) => ({
+        requestId: e.requestId, sampleId: e.sampleId, testCode: e.testCode, value: e.value, remark: e.remark, analysisDate: e.analysisDate, label: `line ${e.line}`,
+      })),
+    });
+    changed += outcome.changed;
+    moved.forRelease.push(...outcome.requestsCompleted);
+    moved.forTesting.push(...outcome.requestsReopened);
+    written += batch.length;
+    batch = [];
+    onProgress?.(written, entries.length);
+  };
+  for (const rows of byRequest.values()) {
+    batch.push(...rows);
+    if (batch.length >= WRITE_CHUNK) await flush();
+  }
+  if (batch.length) await flush();
+
+  const ids = [...byRequest.keys()];
+  let requestsComplete = 0;
+  for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
+    const [row] = await trx('requests').whereIn('id', ids.slice(i, i + LOOKUP_CHUNK)).where('status', 'FOR_RELEASE').count({ n: '*' });
+    requestsComplete += Number(row.n);
+  }
+  return {
+    dryRun,
+    rows: entries.length,
+    requests: byRequest.size,
+    changed,
+    requestsComplete,
+    movedToForRelease: moved.forRelease.map((id) => controlNumberOf.get(id)!),
+    movedToForTesting: moved.forTesting.map((id) => controlNumberOf.get(id)!),
+  };
+}
