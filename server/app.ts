@@ -1,10 +1,14 @@
 // createApp builds the Koa application from its dependencies; it never listens and holds no globals,
-// so tests start it on port 0 with their own database, mailer and clock.
+// so tests start it on port 0 with their own database and clock. Mail goes through the outbox table;
+// its worker (server/mail/outboxWorker.ts) runs beside the app.
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Koa from 'koa';
+import compress from 'koa-compress';
 import helmet from 'koa-helmet';
-import { bodyParser } from '@koa/bodyparser';
 import type { AppDeps, AppRouter, AppState } from './http/context.js';
+import { clientAddress, secureCookies } from './http/middleware/connection.js';
+import { readBody } from './http/middleware/body.js';
 import { errorHandler } from './http/middleware/errors.js';
 import { requestLog } from './http/middleware/requestLog.js';
 import { refuseNulCharacters } from './http/middleware/nulCharacters.js';
@@ -16,6 +20,9 @@ import { accountsRouter } from './http/accounts/router.js';
 import { requestsRouter } from './http/requests/router.js';
 import { resultsRouter } from './http/results/router.js';
 import { reportsRouter } from './http/reports/router.js';
+import { certificatesRouter } from './http/certificates/router.js';
+import { auditRouter } from './http/audit/router.js';
+import { openApiRouter } from './http/openapi.js';
 import { methodNotAllowed } from './errors.js';
 import { packageRoot } from './packageRoot.js';
 
@@ -26,15 +33,20 @@ export interface CreateAppOptions extends AppDeps {
 
 /** Every API router, in mounting order; tests enumerate their routes to cover each call. */
 export function apiRouters(deps: AppDeps): AppRouter[] {
-  return [healthRouter(deps), accountsRouter(deps), requestsRouter(deps), resultsRouter(deps), reportsRouter(deps)];
+  const routers = [healthRouter(deps), accountsRouter(deps), requestsRouter(deps), resultsRouter(deps), reportsRouter(deps), certificatesRouter(deps), auditRouter(deps)];
+  return [...routers, openApiRouter(routers, deps.config.labName)];
 }
 
 export function createApp(options: CreateAppOptions): Koa<AppState> {
   const { uiDir = path.join(packageRoot(), 'dist', 'ui'), ...deps } = options;
   const app = new Koa<AppState>();
-  app.proxy = Boolean(deps.config.publicUrl?.startsWith('https://'));
+  app.proxy = deps.config.trustProxy;
+  // One trusted proxy: only the last X-Forwarded-For entry (the one it appended) names the client.
+  app.maxIpsCount = 1;
   app.silent = true;
 
+  app.use(clientAddress());
+  app.use(secureCookies(deps.config));
   app.use(requestLog(deps.logger));
   app.use(errorHandler(deps.logger));
   app.use(
@@ -57,10 +69,22 @@ export function createApp(options: CreateAppOptions): Koa<AppState> {
       strictTransportSecurity: deps.config.publicUrl?.startsWith('https://') ? undefined : false,
     }),
   );
+  // JSON, the page and assets without a prebuilt .br/.gz (serveSpa sends those as they are) go out
+  // compressed when the client accepts it; brotli at quality 4 costs about what gzip does.
+  app.use(
+    compress({
+      threshold: 1024,
+      br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+      gzip: {},
+      deflate: false,
+    }),
+  );
   app.use(sameOriginOnly(deps.config.publicUrl));
-  app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb' }));
+  app.use(readBody({ enableTypes: ['json', 'form'], jsonLimit: '1mb' }));
   app.use(refuseNulCharacters());
   app.use(loadSession(deps));
+  const { outbox } = deps;
+  if (outbox) app.use((_ctx, next) => outbox.sendQueuedBy(next));
 
   for (const router of apiRouters(deps)) {
     app.use(router.routes());

@@ -18,8 +18,15 @@ const ConfigSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   LAB_NAME: z.string().min(1).default('National Meat Inspection Service'),
   LAB_SHORT_NAME: z.string().min(1).default('NMIS'),
+  LAB_ADDRESS: z.string().min(1).max(300).default('4 Visayas Avenue, Vasra, Quezon City 1128, Philippines'),
   SESSION_IDLE_MINUTES: intFrom(1, 7 * 24 * 60).default(60),
   SESSION_MAX_HOURS: intFrom(1, 30 * 24).default(12),
+  // Only behind a reverse proxy that sets X-Forwarded-For/-Proto: otherwise any caller could forge them.
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  SECRET_KEY: z.string().min(32, 'use at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO: z
     .enum(['true', 'false', '1', '0'])
@@ -37,8 +44,13 @@ export interface Config {
   smtpUrl?: string;
   mailFrom: string;
   publicUrl?: string;
+  trustProxy: boolean;
+  /** Keys the hashes of one-time codes; unset: a secret generated into DATA_DIR (services/serverSecret.ts). */
+  secretKey?: string;
   labName: string;
   labShortName: string;
+  /** Printed under the laboratory's name on certificates of analysis. */
+  labAddress: string;
   sessionIdleMinutes: number;
   sessionMaxHours: number;
   logLevel: string;
@@ -73,8 +85,11 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,
     publicUrl: c.PUBLIC_URL,
+    trustProxy: c.TRUST_PROXY,
+    secretKey: c.SECRET_KEY,
     labName: c.LAB_NAME,
     labShortName: c.LAB_SHORT_NAME,
+    labAddress: c.LAB_ADDRESS,
     sessionIdleMinutes: c.SESSION_IDLE_MINUTES,
     sessionMaxHours: c.SESSION_MAX_HOURS,
     logLevel: c.LOG_LEVEL,

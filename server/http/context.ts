@@ -4,15 +4,16 @@ import type { Config } from '../config.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { OutboxWorker } from '../mail/outboxWorker.js';
 import type { User } from '../services/users.js';
 
 export interface AppDeps {
   config: Config;
   db: Db;
-  mailer: Mailer;
   clock: Clock;
   logger: Logger;
+  /** The outbox worker of this process; when given, mail a call queued is sent before it answers. */
+  outbox?: Pick<OutboxWorker, 'sendQueuedBy'>;
 }
 
 export interface AppState {

@@ -1,7 +1,7 @@
 // GET /check-user, POST /verify-otp-password, POST /change-password: the forgotten-password flow.
 // The reset grant travels in its own cookie, HttpOnly and SameSite=Strict, sent only to
 // /change-password, so neither scripts nor other sites can use it.
-import { CODE_TTL_MINUTES } from '../../services/oneTimeCodes.js';
+import { CODE_TTL_MINUTES } from '../../domain/accountRules.js';
 import { resetPassword, startPasswordReset, verifyResetCode } from '../../services/accounts/passwordReset.js';
 import { accountDeps } from '../../services/accounts/codes.js';
 import { LIMITS, limited } from '../../services/rateLimits.js';
@@ -29,7 +29,7 @@ export function passwordResetRoutes(router: AppRouter, deps: AppDeps): void {
     ctx.cookies.set(RESET_COOKIE, grant, {
       httpOnly: true,
       sameSite: 'strict',
-      secure: ctx.secure,
+      secure: ctx.cookies.secure,
       path: RESET_COOKIE_PATH,
       maxAge: CODE_TTL_MINUTES * 60_000,
       overwrite: true,

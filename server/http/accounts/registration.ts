@@ -1,8 +1,10 @@
-// POST /clients, POST /clientverify, GET /clientview/{userId}: client registration and profile.
+// POST /clients, POST /clientverify, GET /clientview/{userId}: client registration and profile; PUT
+// clientview/{userId}/address: the client's own company address.
 import { RegistrationSchema } from '../../domain/accountRules.js';
 import { notFound } from '../../errors.js';
 import { registerClient, verifyRegistration } from '../../services/accounts/registration.js';
-import { findClientProfile } from '../../services/clients.js';
+import { CompanyAddressInput } from '../../domain/clientProfile.js';
+import { findClientProfile, updateCompanyAddress } from '../../services/clients.js';
 import { accountDeps } from '../../services/accounts/codes.js';
 import { LIMITS, limited } from '../../services/rateLimits.js';
 import { parseInput } from '../../validation.js';
@@ -34,5 +36,13 @@ export function registrationRoutes(router: AppRouter, deps: AppDeps): void {
     const profile = await findClientProfile(deps.db, userId);
     if (!profile) throw notFound('There is no client with this id.');
     ctx.body = profile;
+  });
+
+  router.put('/clientview/:userId/address', signedInOnly, async (ctx) => {
+    const { userId } = parseInput(UserIdParam, ctx.params);
+    // Authorised before the input, so another client's id is refused whatever the body.
+    const user = authorize(ctx, 'profile:update', { clientUserId: userId });
+    const input = parseInput(CompanyAddressInput, inputOf(ctx));
+    ctx.body = await updateCompanyAddress(deps, user, userId, input, { ip: ctx.ip });
   });
 }

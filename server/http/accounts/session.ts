@@ -26,7 +26,7 @@ export function sessionRoutes(router: AppRouter, deps: AppDeps): void {
     ctx.cookies.set(SESSION_COOKIE, session.token, {
       httpOnly: true,
       sameSite: 'lax',
-      secure: ctx.secure,
+      secure: ctx.cookies.secure,
       expires: new Date(session.expiresAt),
       overwrite: true,
     });

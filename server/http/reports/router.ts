@@ -4,12 +4,12 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { GROUPS } from '../../domain/catalog.js';
 import { groupOfReportPath, REPORT_PATHS, REPORT_YEAR_MAX, REPORT_YEAR_MIN } from '../../domain/reportShape.js';
-import { monthlyReport } from '../../services/reports.js';
+import { monthlyReport, reportYears } from '../../services/reports.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppState } from '../context.js';
-import { authorize, signedInOnly } from '../guards.js';
+import { authorize, requireUser, signedInOnly } from '../guards.js';
 
-const ReportQuery = z.object({
+export const ReportQuery = z.object({
   year: z.coerce
     .number('must be a year')
     .int('must be a whole year')
@@ -30,6 +30,11 @@ export function reportsRouter(deps: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
   // No report is public.
   router.use(signedInOnly);
+
+  // Before :report, which would take 'years' for a report's name.
+  router.get('/api/reports/years', async (ctx) => {
+    ctx.body = await reportYears(deps.db, requireUser(ctx));
+  });
 
   router.get('/api/reports/:report', async (ctx) => {
     const { report: group } = parseInput(ReportParams, ctx.params);

@@ -1,12 +1,11 @@
 // The client's calls of SPEC section 7: submit a request, list one's requests, read a request and
 // its samples. A client reaches only its own id and requests; staff and admins read any.
 import { z } from 'zod';
-import { forbidden, notFound } from '../../errors.js';
 import { IdSchema } from '../../domain/ids.js';
 import { SubmitRequestPayload } from '../../domain/requestPayload.js';
 import { parseInput } from '../../validation.js';
-import { listClientRequests, requestOwner } from '../../services/requests/clientRequests.js';
-import { findRequest, samplesOf, withSamples } from '../../services/requests/read.js';
+import { assertRequestReadable, listClientRequests } from '../../services/requests/clientRequests.js';
+import { readRequestDetail, samplesOf } from '../../services/requests/read.js';
 import { submitRequest } from '../../services/requests/submit.js';
 import type { AppContext, AppDeps, AppRouter } from '../context.js';
 import { authorize, requireUser } from '../guards.js';
@@ -14,15 +13,9 @@ import { authorize, requireUser } from '../guards.js';
 export const UserIdParams = z.object({ userId: IdSchema });
 export const RequestIdParams = z.object({ requestId: IdSchema });
 
-/**
- * Checks that the signed-in user may read request `requestId`. A client gets 403 for a request that
- * is not its own, whether or not it exists, so ids cannot be probed; staff get 404 for a missing one.
- */
+/** Checks that the signed-in user may read request `requestId` (see assertRequestReadable). */
 export async function authorizeRequestRead(ctx: AppContext, deps: AppDeps, requestId: number): Promise<void> {
-  const user = requireUser(ctx);
-  const owner = await requestOwner(deps.db, requestId);
-  if (owner === undefined) throw user.role === 'client' ? forbidden() : notFound('There is no request with this id.');
-  authorize(ctx, 'request:read', { clientUserId: owner });
+  await assertRequestReadable(deps.db, requireUser(ctx), requestId);
 }
 
 export function clientRoutes(router: AppRouter, deps: AppDeps): void {
@@ -50,7 +43,6 @@ export function clientRoutes(router: AppRouter, deps: AppDeps): void {
   router.get('/requests/detail/:requestId', async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     await authorizeRequestRead(ctx, deps, requestId);
-    const [detail] = await withSamples(deps.db, [(await findRequest(deps.db, requestId))!]);
-    ctx.body = detail;
+    ctx.body = (await readRequestDetail(deps.db, requestId))!;
   });
 }

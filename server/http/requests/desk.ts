@@ -3,25 +3,33 @@
 // DESIGN.md section 5. Staff and admins only, except: testers read the for-release and released
 // lists of their own discipline, and the owning client reads and answers the exchange.
 import { z } from 'zod';
-import { DISCIPLINE_GROUPS, type Group } from '../../domain/catalog.js';
 import { IdSchema } from '../../domain/ids.js';
-import { can } from '../../domain/policies.js';
-import { MESSAGE_MAX_LENGTH } from '../../domain/requestMessages.js';
-import { disciplineOf } from '../../domain/roles.js';
-import { conflict, forbidden, notFound } from '../../errors.js';
+import { visibleGroups } from '../../domain/policies.js';
+import { MESSAGE_MAX_LENGTH, RejectionReason } from '../../domain/requestMessages.js';
+import { conflict, notFound } from '../../errors.js';
 import { controlNumberOf, lastApprovedControlNumber, listDeskRequests } from '../../services/requests/desk.js';
 import { listForRelease, listReleased } from '../../services/requests/lists.js';
 import { listRequestMessages, postRequestMessage } from '../../services/requests/messages.js';
-import { findRequest, withSamples } from '../../services/requests/read.js';
-import { approveRequest, readRequestHead, rejectRequest, releaseRequest, type DeskDeps } from '../../services/requests/transitions.js';
+import { readRequestDetail } from '../../services/requests/read.js';
+import { approveRequest, readRequestHead, rejectRequest, type DeskDeps } from '../../services/requests/transitions.js';
+import { signedRelease } from '../../services/certificates/release.js';
+import { SignaturePassword } from '../../domain/certificate.js';
 import { parseInput } from '../../validation.js';
-import type { AppContext, AppDeps, AppRouter } from '../context.js';
+import type { AppDeps, AppRouter } from '../context.js';
 import { authorize, requireUser } from '../guards.js';
 import { answerPage, pageAsked } from '../paging.js';
 import { authorizeRequestRead, RequestIdParams } from './client.js';
 
-const MessageInput = z.object({
+/** Release is a signature (DESIGN.md section 10): the releasing staff member's password. */
+const ReleaseInput = z.object({ password: SignaturePassword });
+
+export const MessageInput = z.object({
   body: z.string('must be text').trim().min(1, 'type a message').max(MESSAGE_MAX_LENGTH, `use at most ${MESSAGE_MAX_LENGTH} characters`),
+});
+
+/** Reject's optional body: the reason the client is told. */
+const RejectInput = z.object({
+  reason: RejectionReason.optional(),
 });
 
 /** SPEC section 7's createresult payload; approval already created the result rows, so it only has to be well-formed. */
@@ -34,17 +42,8 @@ const CreateResultInput = z.object({
   molBioTestResults: z.array(z.unknown()).max(0, 'must be empty').optional(),
 });
 
-/** The result groups whose requests the caller may list: every group for the desk, its own for a tester. */
-function listableGroups(ctx: AppContext): readonly Group[] | undefined {
-  const user = requireUser(ctx);
-  if (can(user, 'request:review')) return undefined;
-  const discipline = disciplineOf(user.role);
-  if (!discipline) throw forbidden();
-  return DISCIPLINE_GROUPS[discipline];
-}
-
 export function deskRoutes(router: AppRouter, deps: AppDeps): void {
-  const desk: DeskDeps = { db: deps.db, clock: deps.clock, mailer: deps.mailer, labName: deps.config.labName, logger: deps.logger };
+  const desk: DeskDeps = { db: deps.db, clock: deps.clock, labName: deps.config.labName, logger: deps.logger };
 
   router.get('/requests/pending', async (ctx) => {
     authorize(ctx, 'request:review');
@@ -54,9 +53,9 @@ export function deskRoutes(router: AppRouter, deps: AppDeps): void {
   router.get('/requests/pendingrequest/:requestId', async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     authorize(ctx, 'request:review');
-    const request = await findRequest(deps.db, requestId);
-    if (!request) throw notFound(`There is no request ${requestId}.`);
-    [ctx.body] = await withSamples(deps.db, [request]);
+    const detail = await readRequestDetail(deps.db, requestId);
+    if (!detail) throw notFound(`There is no request ${requestId}.`);
+    ctx.body = detail;
   });
 
   router.put('/requests/approve/:requestId', async (ctx) => {
@@ -69,13 +68,15 @@ export function deskRoutes(router: AppRouter, deps: AppDeps): void {
   router.put('/requests/reject/:requestId', async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     const user = authorize(ctx, 'request:reject');
-    ctx.body = { requestId, ...(await rejectRequest(desk, user, requestId, { ip: ctx.ip })) };
+    const { reason } = parseInput(RejectInput, ctx.request.body ?? {});
+    ctx.body = { requestId, ...(await rejectRequest(desk, user, requestId, { ip: ctx.ip }, reason || null)) };
   });
 
   router.put('/requests/approveRelease/:requestId', async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     const user = authorize(ctx, 'request:release');
-    ctx.body = { requestId, ...(await releaseRequest(desk, user, requestId, { ip: ctx.ip })) };
+    const { password } = parseInput(ReleaseInput, ctx.request.body ?? {});
+    ctx.body = { requestId, ...(await signedRelease(desk, user, requestId, password, { ip: ctx.ip })) };
   });
 
   // Kept for the spec's call sequence: approval itself created the result rows, so this only confirms.
@@ -103,14 +104,14 @@ export function deskRoutes(router: AppRouter, deps: AppDeps): void {
 
   // A work queue: the whole list unless a script asks for a page. Results are read per request (getResult).
   router.get('/requests/for-release', async (ctx) => {
-    const groups = listableGroups(ctx);
+    const groups = visibleGroups(authorize(ctx, 'request:list-for-release'));
     const asked = pageAsked(ctx, { paged: false });
     answerPage(ctx, asked, await listForRelease(deps.db, { groups, ...asked }));
   });
 
   // The laboratory's whole history: always paged.
   router.get('/requests/released', async (ctx) => {
-    const groups = listableGroups(ctx);
+    const groups = visibleGroups(authorize(ctx, 'request:list-for-release'));
     const asked = pageAsked(ctx, { paged: true });
     answerPage(ctx, asked, await listReleased(deps.db, { groups, ...asked }));
   });

@@ -3,6 +3,8 @@ import type { AppDeps, AppState } from '../context.js';
 import { signedInOnly } from '../guards.js';
 import { clientRoutes } from './client.js';
 import { deskRoutes } from './desk.js';
+import { queueRoutes } from './queue.js';
+import { traceabilityRoutes } from './traceability.js';
 
 export function requestsRouter(deps: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
@@ -10,5 +12,7 @@ export function requestsRouter(deps: AppDeps): Router<AppState> {
   router.use(signedInOnly);
   clientRoutes(router, deps);
   deskRoutes(router, deps);
+  queueRoutes(router, deps);
+  traceabilityRoutes(router, deps);
   return router;
 }

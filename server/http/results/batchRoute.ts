@@ -1,0 +1,32 @@
+// PUT results/request/{requestId}: a tester's whole Save of one request in one call and one
+// transaction, beside SPEC's per-group PUT calls (which stay).
+import { z } from 'zod';
+import { IdSchema } from '../../domain/ids.js';
+import { ResultFields } from '../../domain/resultShape.js';
+import { assertEntersResults, saveRequestResults } from '../../services/results/saveRequest.js';
+import { parseInput } from '../../validation.js';
+import type { AppDeps, AppRouter } from '../context.js';
+import { requireUser } from '../guards.js';
+
+/** More than any request has (samples x analytes of one discipline). */
+const MAX_ENTRIES = 2000;
+
+const Params = z.object({ requestId: IdSchema });
+const Body = z.strictObject({
+  entries: z
+    .array(
+      z.strictObject({ sampleId: IdSchema, testCode: z.string('must be a test code').max(40, 'is not a test'), ...ResultFields.shape }),
+      'must be a list',
+    )
+    .max(MAX_ENTRIES, `may hold at most ${MAX_ENTRIES} entries`),
+});
+
+export function batchResultRoutes(router: AppRouter, deps: AppDeps): void {
+  router.put('/results/request/:requestId', async (ctx) => {
+    const user = requireUser(ctx);
+    const { requestId } = parseInput(Params, ctx.params);
+    assertEntersResults(user);
+    const { entries } = parseInput(Body, ctx.request.body ?? {});
+    ctx.body = await saveRequestResults(deps, user, { requestId, entries }, { ip: ctx.ip });
+  });
+}
