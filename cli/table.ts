@@ -1,5 +1,6 @@
 // Column layout shared by the plain-text tables (pipes, files) and the Ink tables (terminal), so both
 // line up the same way.
+import { terminalSafe } from './safeText.js';
 
 export interface Column {
   header: string;
@@ -10,6 +11,9 @@ export interface Column {
 export type Row = readonly string[];
 
 export const COLUMN_GAP = '  ';
+
+/** Cells as they are printed: control characters escaped (so widths are counted on what shows). */
+export const safeRows = (rows: readonly Row[]): Row[] => rows.map((r) => r.map(terminalSafe));
 
 export function columnWidths(columns: readonly Column[], rows: readonly Row[]): number[] {
   return columns.map((c, i) => rows.reduce((w, r) => Math.max(w, (r[i] ?? '').length), c.header.length));
@@ -25,7 +29,8 @@ function tableLine(columns: readonly Column[], widths: readonly number[], cells:
 }
 
 /** A plain-text table: header, a rule, the rows. */
-export function formatTable(columns: readonly Column[], rows: readonly Row[]): string {
+export function formatTable(columns: readonly Column[], rawRows: readonly Row[]): string {
+  const rows = safeRows(rawRows);
   const widths = columnWidths(columns, rows);
   const rule = widths.map((w) => '-'.repeat(w)).join(COLUMN_GAP);
   return [tableLine(columns, widths, columns.map((c) => c.header)), rule, ...rows.map((r) => tableLine(columns, widths, r))].join('\n');

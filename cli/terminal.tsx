@@ -1,18 +1,19 @@
 // Ink on a terminal, plain text elsewhere: the helpers commands use to print tables, ask for
 // confirmation and show progress. Anything a script needs is printed as text too, since Ink shows
 // only its last frame when the stream is not a terminal.
+// Ink (and React) load only when something is drawn on a terminal.
 import type { ReactElement } from 'react';
-import { render } from 'ink';
+import { io } from './io.js';
 // runtime's useInk is a plain predicate, not a React hook; the alias keeps the hooks lint rule quiet.
 import { out, useInk as inkOnTerminal, UsageError } from './runtime.js';
 import { formatTable } from './table.js';
-import { Confirm } from './views/Confirm.js';
-import { ProgressBar } from './views/ProgressBar.js';
-import { Table, type TableProps } from './views/Table.js';
+import type { TableProps } from './views/Table.js';
 
 /** Renders one frame and leaves it on stdout. */
 async function printView(view: ReactElement): Promise<void> {
-  const instance = render(view, { patchConsole: false, exitOnCtrlC: false });
+  const { render } = await import('ink');
+  const { stdout, stderr, stdin } = io();
+  const instance = render(view, { stdout: stdout as NodeJS.WriteStream, stderr: stderr as NodeJS.WriteStream, stdin: stdin as NodeJS.ReadStream, patchConsole: false, exitOnCtrlC: false });
   instance.unmount();
   await instance.waitUntilExit();
 }
@@ -23,16 +24,25 @@ async function printView(view: ReactElement): Promise<void> {
  */
 const INK_MAX_ROWS = 200;
 
-/** The Ink view on a terminal, the same content as plain text otherwise (pipes, files). */
-export async function printViewOrText(view: () => ReactElement, text: () => string, { rows = 0 } = {}): Promise<void> {
-  if (inkOnTerminal() && rows <= INK_MAX_ROWS) return printView(view());
-  out(text());
+/**
+ * The Ink view on a terminal, the same content as plain text otherwise (pipes, files). Text taller
+ * than the terminal is printed plain too: Ink redraws a frame taller than the window by clearing
+ * the screen, which would wipe the scrollback.
+ */
+export async function printViewOrText(view: () => ReactElement | Promise<ReactElement>, text: () => string, { rows = 0 } = {}): Promise<void> {
+  const plain = text();
+  const height = io().stdout.rows ?? Infinity;
+  if (inkOnTerminal() && rows <= INK_MAX_ROWS && plain.split('\n').length < height) return printView(await view());
+  out(plain);
 }
 
 /** A table: Ink on a terminal, aligned plain text otherwise. */
 export function printTable(props: TableProps): Promise<void> {
   return printViewOrText(
-    () => <Table {...props} />,
+    async () => {
+      const { Table } = await import('./views/Table.js');
+      return <Table {...props} />;
+    },
     () => [...(props.title ? [props.title] : []), props.rows.length === 0 && props.emptyText ? props.emptyText : formatTable(props.columns, props.rows)].join('\n'),
     { rows: props.rows.length },
   );
@@ -44,20 +54,23 @@ export function printTable(props: TableProps): Promise<void> {
  */
 export async function confirm(message: string, { assumeYes }: { assumeYes?: boolean }): Promise<boolean> {
   if (assumeYes) return true;
-  if (!process.stdin.isTTY || !process.stderr.isTTY) {
+  const { stdin, stderr } = io();
+  if (!stdin.isTTY || !stderr.isTTY) {
     throw new UsageError(`Not confirmed: "${message}" needs a terminal to ask on; pass --yes to go ahead without asking.`);
   }
+  const [{ render }, { Confirm }] = await Promise.all([import('ink'), import('./views/Confirm.js')]);
   let answer = false;
   const instance = render(<Confirm message={message} onAnswer={(yes) => {
     answer = yes;
     instance.unmount();
-  }} />, { stdout: process.stderr, patchConsole: false });
+  }} />, { stdout: stderr as NodeJS.WriteStream, stdin: stdin as NodeJS.ReadStream, patchConsole: false });
   await instance.waitUntilExit();
   return answer;
 }
 
 export interface Progress {
-  update(done: number): void;
+  /** `done` of `total` (the total given at the start unless a new one is given). */
+  update(done: number, total?: number): void;
   /** Leaves the last frame on the terminal. */
   finish(): Promise<void>;
 }
@@ -65,17 +78,21 @@ export interface Progress {
 const NO_PROGRESS: Progress = { update() {}, async finish() {} };
 
 /** A progress bar on stderr when it is a terminal; nothing otherwise (the summary says it all). */
-export function startProgress(label: string, total: number, unit: string, { json = false } = {}): Progress {
-  if (json || !process.stderr.isTTY) return NO_PROGRESS;
-  const view = (done: number) => <ProgressBar label={label} done={done} total={total} unit={unit} />;
-  const instance = render(view(0), { stdout: process.stderr, patchConsole: false, exitOnCtrlC: false });
+export async function startProgress(label: string, total: number, unit: string, { json = false } = {}): Promise<Progress> {
+  const { stderr } = io();
+  if (json || !stderr.isTTY) return NO_PROGRESS;
+  const [{ render }, { ProgressBar }] = await Promise.all([import('ink'), import('./views/ProgressBar.js')]);
+  let of = total;
+  const view = (done: number) => <ProgressBar label={label} done={done} total={of} unit={unit} />;
+  const instance = render(view(0), { stdout: stderr as NodeJS.WriteStream, patchConsole: false, exitOnCtrlC: false });
   let shown = 0;
   let current = 0;
   return {
-    update(done) {
+    update(done, newTotal) {
       current = done;
+      of = newTotal ?? of;
       // Ink throttles frames itself; skipping tiny steps saves React work on big files.
-      if (done !== total && done - shown < total / 200) return;
+      if (done !== of && done - shown < of / 200) return;
       shown = done;
       instance.rerender(view(done));
     },

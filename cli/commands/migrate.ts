@@ -1,20 +1,42 @@
 import type { Command } from 'commander';
-import { migrateLatest, migrateRollback, migrationStatus } from '../../server/db/migrate.js';
+import { lastBatch, migrateLatest, migrateRollback, migrationStatus } from '../../server/db/migrate.js';
 import { describeDatabase } from '../../server/config.js';
-import { info, out, withRuntime, type Runtime } from '../runtime.js';
+import { AbortError, info, out, withRuntime, type Runtime } from '../runtime.js';
+import { confirm } from '../terminal.js';
+import { backupSqlite, defaultBackupFile } from './backup.js';
 
 /** Applies or reverts migrations with `change`, then says on stderr which (or `none`). */
 function migrateAndTell(change: (rt: Runtime) => Promise<string[]>, verb: string, none: string): Promise<void> {
   return withRuntime(async (rt) => {
     const names = await change(rt);
     info(`${describeDatabase(rt.config.database)}: ${names.length ? `${verb} ${names.join(', ')}` : none}`);
-  }, { migrate: false });
+  }, { migrate: false, createDatabase: true });
 }
 
-export function registerMigrate(program: Command): void {
-  const migrate = program
-    .command('migrate')
-    .description('Apply, roll back or list database migrations')
+/**
+ * Migrations whose rollback takes the audit trail away (001 drops audit_log, 005 lifts its
+ * append-only trigger): reverting one is treated like dropping everything.
+ */
+const GUARD_AUDIT_TRAIL = ['001_initial', '005_reception'];
+
+/**
+ * Rolling back every migration deletes all data, and rolling back one that guards the audit trail
+ * exposes its entries: ask, and keep a copy of a SQLite database (21 CFR 11.10(e): no entry is lost).
+ */
+async function beforeRollingBack(rt: Runtime, all: boolean, yes: boolean): Promise<void> {
+  const reverting = all ? (await migrationStatus(rt.db)).applied : await lastBatch(rt.db);
+  if (!reverting.some((name) => GUARD_AUDIT_TRAIL.includes(name))) return;
+  const database = describeDatabase(rt.config.database);
+  const question = all
+    ? `Drop every table of ${database}, with all its data?`
+    : `Revert ${reverting.join(', ')} of ${database}? This drops data and takes the audit trail's protection away.`;
+  if (!(await confirm(question, { assumeYes: yes }))) throw new AbortError('Nothing was rolled back.');
+  if (rt.config.database.client === 'sqlite3') await backupSqlite(rt, defaultBackupFile(rt.config.dataDir, rt.clock.now()));
+  else info(`No backup taken: labctl backs up SQLite only; ${database} is backed up with pg_dump.`);
+}
+
+export function registerMigrate(command: Command): void {
+  const migrate = command
     .addHelpText('after', '\nExamples:\n  $ labctl migrate latest\n  $ labctl migrate rollback --all\n  $ labctl migrate status --json');
 
   migrate
@@ -25,8 +47,14 @@ export function registerMigrate(program: Command): void {
   migrate
     .command('rollback')
     .description('revert the last batch of migrations')
-    .option('--all', 'revert every migration')
-    .action((opts: { all?: boolean }) => migrateAndTell((rt) => migrateRollback(rt.db, Boolean(opts.all)), 'reverted', 'nothing to roll back'));
+    .option('--all', 'revert every migration: drops every table and its data (asks first; backs up a SQLite database first)')
+    .option('-y, --yes', 'go ahead without asking (required without a terminal when the rollback drops the audit trail or, with --all, everything)')
+    .addHelpText('after', '\nExamples:\n  $ labctl migrate rollback\n  $ labctl migrate rollback --all --yes')
+    .action((opts: { all?: boolean; yes?: boolean }) =>
+      migrateAndTell(async (rt) => {
+        await beforeRollingBack(rt, Boolean(opts.all), Boolean(opts.yes));
+        return migrateRollback(rt.db, Boolean(opts.all));
+      }, 'reverted', 'nothing to roll back'));
 
   migrate
     .command('status')
@@ -41,6 +69,6 @@ export function registerMigrate(program: Command): void {
         }
         for (const name of status.applied) out(`applied  ${name}`);
         for (const name of status.pending) out(`pending  ${name}`);
-      }, { migrate: false }),
+      }, { migrate: false, createDatabase: true }),
     );
 }

@@ -12,7 +12,9 @@ import {
   type PosNeg,
 } from '../../server/domain/reportShape.js';
 import { monthlyReport } from '../../server/services/reports.js';
+import { io } from '../io.js';
 import { out, UsageError, withRuntime } from '../runtime.js';
+import { terminalSafe } from '../safeText.js';
 import { formatCount, type Column, type Row } from '../table.js';
 import { printTable } from '../terminal.js';
 
@@ -77,7 +79,7 @@ async function monthlyCommand(opts: MonthlyOptions): Promise<void> {
     const reports = new Map<Group, GroupReport>();
     for (const group of groups) reports.set(group, await monthlyReport(rt.db, group, year));
 
-    if (format === 'csv') return void process.stdout.write(reportCsv(groups[0], reports.get(groups[0])!));
+    if (format === 'csv') return void io().stdout.write(terminalSafe(reportCsv(groups[0], reports.get(groups[0])!)));
     if (format === 'json') {
       // One discipline: the API's body; all of them: keyed by --discipline value.
       const byOption = Object.entries(DISCIPLINE_OPTIONS).filter(([, g]) => reports.has(g)).map(([name, g]) => [name, reports.get(g)]);
@@ -90,10 +92,8 @@ async function monthlyCommand(opts: MonthlyOptions): Promise<void> {
   });
 }
 
-export function registerReport(program: Command): void {
-  const report = program
-    .command('report')
-    .description('Print and export the monthly positive/negative statistics of the database pages')
+export function registerReport(command: Command): void {
+  const report = command
     .addHelpText('after', '\nExample:\n  $ labctl report monthly --year 2025 --discipline microbio --format csv > microbio-2025.csv');
 
   report

@@ -7,17 +7,21 @@ import { formatPhp } from '../../server/domain/fees.js';
 import { can } from '../../server/domain/policies.js';
 import { IdSchema, MAX_ID } from '../../server/domain/ids.js';
 import { familiesOf } from '../../server/domain/requestShape.js';
+import { RejectionReason } from '../../server/domain/requestMessages.js';
 import { applyTransition, REQUEST_STATUSES, STATUS_DISPLAY, type RequestStatus, type Transition } from '../../server/domain/requestStatus.js';
-import { MAX_PAGE_SIZE, PageQuery } from '../../server/http/paging.js';
+import { MAX_PAGE_SIZE, PageQuery } from '../../server/domain/paging.js';
 import { listDeskRequests } from '../../server/services/requests/desk.js';
 import type { PageRequest } from '../../server/services/requests/lists.js';
-import { findRequest, withSamples, type RequestView } from '../../server/services/requests/read.js';
-import { approveRequest, rejectRequest, releaseRequest, type DeskDeps } from '../../server/services/requests/transitions.js';
+import { findRequest, findRequestByControlNumber, withSamples, type RequestView } from '../../server/services/requests/read.js';
+import { signedRelease } from '../../server/services/certificates/release.js';
+import { approveRequest, rejectRequest, type DeskDeps } from '../../server/services/requests/transitions.js';
 import { analysesOf } from '../../server/services/results/read.js';
 import { actingAccount } from '../actor.js';
+import { registerReceive } from './traceability.js';
 import { AbortError, out, UsageError, withRuntime, type Runtime } from '../runtime.js';
+import { readSecret } from '../secret.js';
 import { confirm, printTable, printViewOrText } from '../terminal.js';
-import { RequestDetails, requestDetailsText, type RequestDocument } from '../views/RequestDetails.js';
+import { requestDetailsText, type RequestDocument } from '../views/requestDetailsText.js';
 
 /** What the desk says after each transition (SPEC section 8). */
 const DESK_MESSAGES = {
@@ -44,7 +48,7 @@ function parseStatus(text: string): RequestStatus {
 }
 
 /** A request named by its id (12) or its control number (2026-0012). */
-async function resolveRequest(db: Knex, ref: string): Promise<RequestView> {
+export async function resolveRequest(db: Knex, ref: string): Promise<RequestView> {
   const text = ref.trim();
   if (/^[0-9]+$/.test(text)) {
     // The API's bound: a larger number is no id at all, and PostgreSQL would refuse to look it up.
@@ -55,9 +59,9 @@ async function resolveRequest(db: Knex, ref: string): Promise<RequestView> {
     return found;
   }
   if (!/^[0-9]{4}-[0-9]+$/.test(text)) throw new UsageError(`"${ref}" is neither a request id (e.g. 12) nor a control number (e.g. 2026-0012).`);
-  const row = await db('requests').where('control_number', text).first('id');
-  if (!row) throw new AbortError(`No request has control number ${text}.`);
-  return (await findRequest(db, Number(row.id)))!;
+  const found = await findRequestByControlNumber(db, text);
+  if (!found) throw new AbortError(`No request has control number ${text}.`);
+  return found;
 }
 
 const testsSelected = (r: RequestView) => familiesOf(r.tests).map((f) => FAMILY_LABELS[f]).join(', ');
@@ -148,14 +152,28 @@ async function showCommand(ref: string, opts: { json?: boolean }): Promise<void>
         },
       ],
     };
-    await printViewOrText(() => createElement(RequestDetails, { doc }), () => requestDetailsText(doc), { rows: results.length });
+    await printViewOrText(
+      async () => createElement((await import('../views/RequestDetails.js')).RequestDetails, { doc }),
+      () => requestDetailsText(doc),
+      { rows: results.length },
+    );
   });
 }
 
 interface TransitionOptions {
   as?: string;
   yes?: boolean;
+  reason?: string;
   json?: boolean;
+  passwordStdin?: boolean;
+}
+
+/** --reason, checked as the API checks it; an empty one is no reason. */
+function rejectionReason(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  const reason = RejectionReason.safeParse(text);
+  if (!reason.success) throw new UsageError(`--reason: ${reason.error.issues[0].message}.`);
+  return reason.data || null;
 }
 
 const ACTIONS = { approve: 'request:approve', reject: 'request:reject', release: 'request:release' } as const;
@@ -167,11 +185,12 @@ async function transitionCommand(transition: Transition, ref: string, opts: Tran
     // Say why before asking anything; the service checks again inside its transaction.
     const check = applyTransition(request.requestStatus, transition);
     if (!check.ok) throw new AbortError(check.reason);
+    const reason = transition === 'reject' ? rejectionReason(opts.reason) : null;
     if (transition === 'reject' && !(await confirm(`Reject ${describeRequest(request)}?`, { assumeYes: opts.yes }))) {
       throw new AbortError('Not rejected.');
     }
 
-    const deps: DeskDeps = { db: rt.db, clock: rt.clock, mailer: rt.mailer, labName: rt.config.labName, logger: rt.logger };
+    const deps: DeskDeps = { db: rt.db, clock: rt.clock, labName: rt.config.labName, logger: rt.logger };
     let message: string;
     let outcome: Record<string, unknown>;
     if (transition === 'approve') {
@@ -179,20 +198,20 @@ async function transitionCommand(transition: Transition, ref: string, opts: Tran
       message = `Request ${request.requestId} approved. Control Number: ${controlNumber}`;
       outcome = { requestStatus: check.to, controlNumber };
     } else if (transition === 'reject') {
-      outcome = await rejectRequest(deps, actor, request.requestId);
+      outcome = await rejectRequest(deps, actor, request.requestId, {}, reason);
       message = request.requestStatus === 'FOR_RELEASE' ? DESK_MESSAGES.rejectedForRelease : DESK_MESSAGES.rejectedPending;
     } else {
-      outcome = await releaseRequest(deps, actor, request.requestId);
-      message = DESK_MESSAGES.released;
+      // Release is a signature (DESIGN.md section 10): the account's password, typed again.
+      const password = await readSecret({ prompt: `Password of ${actor.email} (signs the release)`, stdinFlag: '--password-stdin', fromStdin: Boolean(opts.passwordStdin) });
+      outcome = await signedRelease(deps, actor, request.requestId, password);
+      message = `${DESK_MESSAGES.released}. Certificate ${String(outcome.reportNumber)} issued.`;
     }
     out(opts.json ? JSON.stringify({ requestId: request.requestId, controlNumber: request.controlNumber, ...outcome }) : message);
   });
 }
 
-export function registerRequests(program: Command): void {
-  const requests = program
-    .command('requests')
-    .description('List, show, approve, reject and release testing requests, as the receive-and-release desk does')
+export function registerRequests(command: Command): void {
+  const requests = command
     .addHelpText(
       'after',
       '\nExamples:\n  $ labctl requests list --status pending_review\n  $ labctl requests show 2026-0012\n  $ labctl requests approve 41 --as staff@demo.lab\n  $ labctl requests reject 2026-0012 --as staff@demo.lab --yes\n  $ labctl requests release 2026-0012 --as staff@demo.lab',
@@ -228,9 +247,16 @@ export function registerRequests(program: Command): void {
       .argument('<request>', 'request id or control number')
       .requiredOption('--as <email>', 'the active staff or admin account doing it (recorded in the audit log)')
       .option('--json', 'print the outcome as JSON');
-    if (transition === 'reject') command.option('-y, --yes', 'reject without asking (required when there is no terminal)');
+    if (transition === 'reject') {
+      command
+        .option('--reason <text>', 'why: stored on the request, e-mailed to the client and shown on its timeline')
+        .option('-y, --yes', 'reject without asking (required when there is no terminal)');
+    }
+    if (transition === 'release') command.option('--password-stdin', 'read the password that signs the release from standard input (required when there is no terminal)');
+    const extra = transition === 'reject' ? ' --reason "Samples arrived thawed" --yes' : '';
     command
-      .addHelpText('after', `\nExample:\n  $ labctl requests ${transition} 2026-0012 --as staff@demo.lab${transition === 'reject' ? ' --yes' : ''}`)
+      .addHelpText('after', `\nExample:\n  $ labctl requests ${transition} 2026-0012 --as staff@demo.lab${extra}${transition === 'release' ? '\n  $ labctl requests release 2026-0012 --as staff@demo.lab --password-stdin < password.txt' : ''}`)
       .action((ref: string, opts: TransitionOptions) => transitionCommand(transition, ref, opts));
   }
+  registerReceive(requests);
 }

@@ -3,8 +3,10 @@ import type { Command } from 'commander';
 import { GROUPS } from '../../server/domain/catalog.js';
 import { can } from '../../server/domain/policies.js';
 import { RESULTS_CSV_HEADER } from '../../server/domain/resultsCsv.js';
+import { importResults, type ImportOutcome, type ImportResult } from '../../server/services/results/import.js';
 import { actingAccount } from '../actor.js';
-import { checkResultsCsv, writeImport, type ImportOutcome } from '../resultsImport.js';
+import { io } from '../io.js';
+import { groupedProblemLines } from '../problemReport.js';
 import { AbortError, info, out, withRuntime } from '../runtime.js';
 import { formatCount } from '../table.js';
 import { startProgress } from '../terminal.js';
@@ -15,9 +17,14 @@ interface ImportOptions {
   json?: boolean;
 }
 
-function readInput(file: string): string {
+async function readInput(file: string): Promise<Buffer> {
   try {
-    return fs.readFileSync(file === '-' ? 0 : file, 'utf8');
+    if (file === '-') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of io().stdin) chunks.push(Buffer.from(chunk as Uint8Array));
+      return Buffer.concat(chunks);
+    }
+    return fs.readFileSync(file);
   } catch (err) {
     throw new AbortError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
@@ -40,7 +47,7 @@ function importSummary(o: ImportOutcome): string {
 }
 
 async function importCommand(file: string, opts: ImportOptions): Promise<void> {
-  const text = readInput(file);
+  const csv = await readInput(file);
   await withRuntime(async (rt) => {
     const actor = await actingAccount(
       rt.db,
@@ -48,28 +55,27 @@ async function importCommand(file: string, opts: ImportOptions): Promise<void> {
       (a) => GROUPS.some((group) => can(a, 'results:write', { group })),
       'only tester accounts (chemtester, microbiotester, molbiotester) enter results',
     );
-    const check = await checkResultsCsv(rt.db, text, actor);
-    if (!check.ok) {
-      for (const p of check.problems) info(`line ${p.line}: ${p.message}`);
-      const lines = new Set(check.problems.map((p) => p.line)).size;
-      if (opts.json) out(JSON.stringify({ imported: false, rows: check.rows, problems: check.problems }));
-      throw new AbortError(`${plural(check.problems.length, 'problem')} on ${plural(lines, 'line')} of ${file}; nothing was imported.`);
-    }
-    const progress = startProgress(opts.dryRun ? 'Checking results' : 'Importing results', check.entries.length, 'rows', { json: opts.json });
-    let outcome: ImportOutcome;
+    const progress = await startProgress(opts.dryRun ? 'Checking results' : 'Importing results', 0, 'rows', { json: opts.json });
+    let result: ImportResult;
     try {
-      outcome = await writeImport(rt.db, rt.clock, actor, check.entries, { dryRun: opts.dryRun, onProgress: (rows) => progress.update(rows) });
+      result = await importResults(rt, actor, { csv, dryRun: opts.dryRun, onProgress: (rows, total) => progress.update(rows, total) });
     } finally {
       await progress.finish();
     }
-    out(opts.json ? JSON.stringify({ imported: !outcome.dryRun, ...outcome }) : importSummary(outcome));
+    if (!opts.json) groupedProblemLines(result.warnings, 'warning: ').forEach(info);
+    if (!result.imported) {
+      groupedProblemLines(result.problems).forEach(info);
+      const lines = new Set(result.problems.map((p) => p.line)).size;
+      if (opts.json) out(JSON.stringify({ imported: false, rows: result.rows, problems: result.problems, warnings: result.warnings }));
+      throw new AbortError(`${plural(result.problems.length, 'problem')} on ${plural(lines, 'line')} of ${file}; nothing was imported.`);
+    }
+    const { outcome } = result;
+    out(opts.json ? JSON.stringify({ imported: !outcome.dryRun, ...outcome, warnings: result.warnings }) : importSummary(outcome));
   });
 }
 
-export function registerResults(program: Command): void {
-  const results = program
-    .command('results')
-    .description('Enter tester results in bulk')
+export function registerResults(command: Command): void {
+  const results = command
     .addHelpText('after', '\nExample:\n  $ labctl results import results.csv --as microbiotester@demo.lab --dry-run');
 
   results

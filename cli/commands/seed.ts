@@ -18,10 +18,8 @@ const wholeNumber = (flag: string, text: string, min: number) => {
   return Number(text);
 };
 
-export function registerSeed(program: Command): void {
-  program
-    .command('seed')
-    .description('Add demo accounts and requests, or a large generated data set for benchmarks')
+export function registerSeed(command: Command): void {
+  command
     .option('--demo', 'one demo account per role and demo requests in every status (the default; only into an empty database)')
     .option('--volume <n>', 'add n generated requests spread over this year and last, with samples and results (about 5% positive)')
     .option('--seed <n>', 'random seed of --volume: the same seed gives the same data', '1')
@@ -54,7 +52,7 @@ export function registerSeed(program: Command): void {
         }
 
         if (volume > 0) {
-          const progress = startProgress('Generating requests', volume, 'requests', { json: opts.json });
+          const progress = await startProgress('Generating requests', volume, 'requests', { json: opts.json });
           const started = Date.now();
           const outcome = await insertVolume(rt.db, { requests: volume, clock: rt.clock, seed, onProgress: (done) => progress.update(done) });
           await progress.finish();
@@ -66,6 +64,6 @@ export function registerSeed(program: Command): void {
           }
         }
         if (opts.json) out(JSON.stringify(report));
-      }),
+      }, { createDatabase: true }),
     );
 }

@@ -3,8 +3,13 @@ import pino from 'pino';
 import { createApp } from '../../server/app.js';
 import { createLogger } from '../../server/logger.js';
 import { describeDatabase } from '../../server/config.js';
+import { markServing } from '../../server/db/sqliteRestore.js';
+import { startOutboxWorker } from '../../server/mail/outboxWorker.js';
 import { seedDemoAccounts } from '../../server/services/demo.js';
-import { info, openRuntime, out } from '../runtime.js';
+import { AbortError, info, openRuntime, out } from '../runtime.js';
+
+/** How long a stop waits for in-flight calls before cutting them. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 interface ServeOptions {
   port?: string;
@@ -12,10 +17,8 @@ interface ServeOptions {
   demo?: boolean;
 }
 
-export function registerServe(program: Command): void {
-  program
-    .command('serve')
-    .description('Start the web portal and API (applies pending migrations first)')
+export function registerServe(command: Command): void {
+  command
     .option('-p, --port <port>', 'port to listen on; 0 picks a free one (env PORT, default 3000)')
     .option('--host <host>', 'address to bind (env HOST, default 0.0.0.0)')
     .option('--demo', 'on an empty database, create one demo account per role and print them; show codes of outbox mail')
@@ -23,10 +26,24 @@ export function registerServe(program: Command): void {
     .action(async (opts: ServeOptions) => {
       const overrides = { PORT: opts.port, HOST: opts.host, DEMO: opts.demo ? 'true' : undefined };
       const logger = createLogger(process.env.LOG_LEVEL ?? 'info', pino.destination(2));
-      const rt = await openRuntime({ overrides, logger });
-      const app = createApp({ config: rt.config, db: rt.db, mailer: rt.mailer, clock: rt.clock, logger });
+      const rt = await openRuntime({ overrides, logger, createDatabase: true });
+      const database = rt.config.database;
+      const unmark = database.client === 'sqlite3' ? markServing(database.filename) : () => undefined;
+      const outbox = startOutboxWorker({ db: rt.db, mailer: rt.mailer, logger, clock: rt.clock });
+      const app = createApp({ config: rt.config, db: rt.db, clock: rt.clock, logger, outbox });
       const server = app.listen(rt.config.port, rt.config.host);
-      await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+      try {
+        await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+      } catch (err) {
+        // Nothing was served: stop the mail worker and leave no "serving" mark, so the process exits.
+        await outbox.stop();
+        unmark();
+        await rt.close();
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE') throw new AbortError(`Port ${rt.config.port} on ${rt.config.host} is already in use; stop the other server or choose another with --port (or PORT).`);
+        if (code === 'EACCES') throw new AbortError(`Port ${rt.config.port} needs more privileges; choose one above 1023 with --port (or PORT).`);
+        throw err;
+      }
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : rt.config.port;
       info(`Database: ${describeDatabase(rt.config.database)}`);
@@ -40,18 +57,26 @@ export function registerServe(program: Command): void {
       out(`Listening on http://localhost:${port}`);
 
       let stopping = false;
-      const stop = (signal: string) => {
+      const stop = async (signal: string) => {
         if (stopping) return;
         stopping = true;
         info(`${signal}: finishing open requests and closing the database...`);
-        // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are dropped.
-        server.close(async () => {
-          await rt.close();
-          info('Stopped.');
-        });
+        // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are dropped,
+        // and calls still running after the grace period are cut so a stop never hangs.
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
+        const grace = setTimeout(() => {
+          info(`Calls still open after ${SHUTDOWN_GRACE_MS / 1000} s; closing them.`);
+          server.closeAllConnections();
+        }, SHUTDOWN_GRACE_MS);
+        await closed;
+        clearTimeout(grace);
+        await outbox.stop();
+        await rt.close();
+        unmark();
+        info('Stopped.');
       };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => void stop('SIGINT'));
+      process.once('SIGTERM', () => void stop('SIGTERM'));
     });
 }

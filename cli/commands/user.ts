@@ -13,10 +13,11 @@ import {
   PasswordField,
 } from '../../server/domain/accountRules.js';
 import { ROLES } from '../../server/domain/roles.js';
-import { addAccount, disableAccount, listAccounts, resetToRandomPassword, type AccountSummary, type NewAccount } from '../../server/services/accounts/admin.js';
+import { addAccount, disableAccount, listAccounts, resetToPassword, resetToRandomPassword, type AccountSummary, type NewAccount } from '../../server/services/accounts/admin.js';
 import { accountDeps } from '../../server/services/accounts/codes.js';
 import { startPasswordReset } from '../../server/services/accounts/passwordReset.js';
 import { UsageError, info, out, withRuntime } from '../runtime.js';
+import { readSecret } from '../secret.js';
 import { formatTable } from '../table.js';
 
 const CLIENT_ONLY = ['company', 'lto', 'classification', 'contact'] as const;
@@ -73,10 +74,8 @@ const LIST_COLUMNS = ['ID', 'ROLE', 'EMAIL', 'USERNAME', 'NAME', 'STATUS', 'VERI
 
 const listRow = (a: AccountSummary) => [String(a.id), a.role, a.email, a.username ?? '-', a.name, a.status, a.verified ? 'yes' : 'no'];
 
-export function registerUser(program: Command): void {
-  const user = program
-    .command('user')
-    .description('Manage accounts: add staff, testers, admins and clients; list, disable, reset passwords')
+export function registerUser(command: Command): void {
+  const user = command
     .addHelpText(
       'after',
       '\nExamples:\n  $ labctl user add --role staff --email rosa@lab.example --password "a long passphrase"\n  $ labctl user list --json\n  $ labctl user disable rosa@lab.example\n  $ labctl user reset-password rosa@lab.example --send-code',
@@ -87,7 +86,8 @@ export function registerUser(program: Command): void {
     .description('create a verified, active account')
     .requiredOption('--role <role>', `one of ${ROLES.join(', ')}`)
     .requiredOption('--email <email>', 'e-mail address (the login name)')
-    .requiredOption('--password <password>', 'initial password, at least 8 characters')
+    .option('--password-stdin', 'read the initial password from standard input (for scripts)')
+    .option('--password <password>', 'initial password, at least 8 characters (visible to other users in ps: prefer the prompt or --password-stdin)')
     .option('--username <username>', 'optional login name: 3 to 64 letters, digits, dots, dashes or underscores')
     .option('--first-name <name>', 'first name (default: the username or the part of the e-mail before @)')
     .option('--last-name <name>', 'last name')
@@ -100,7 +100,12 @@ export function registerUser(program: Command): void {
       'after',
       '\nExamples:\n  $ labctl user add --role chemtester --email carlo@lab.example --password "a long passphrase" --first-name Carlo --last-name Cruz\n  $ labctl user add --role client --email buyer@meats.example --password "a long passphrase" --username meatsbuyer \\\n      --company "Meats Inc." --lto LTO-2026-01 --classification Importer --contact "+63 917 123 4567"',
     )
-    .action((raw: Record<string, unknown>) => {
+    .action(async ({ passwordStdin, ...raw }: Record<string, unknown>) => {
+      if (raw.password === undefined) {
+        raw.password = await readSecret({ prompt: `Password for ${String(raw.email)}`, stdinFlag: '--password-stdin', fromStdin: Boolean(passwordStdin), confirm: true });
+      } else if (passwordStdin) {
+        throw new UsageError('Give the password with --password or --password-stdin, not both.');
+      }
       const { json, ...account } = parseAddOptions(raw);
       return withRuntime(async (rt) => {
         const created = await addAccount(rt.db, rt.clock, account);
@@ -139,13 +144,25 @@ export function registerUser(program: Command): void {
 
   user
     .command('reset-password')
-    .description('set a new random password and print it once, or e-mail a reset code with --send-code')
+    .description('set a new random password and print it once, set one you choose, or e-mail a reset code with --send-code')
     .argument('<email>', 'e-mail address or username of the account')
+    .option('--prompt', 'ask for the new password on the terminal (hidden) instead of making a random one')
+    .option('--password-stdin', 'read the new password from standard input instead of making a random one')
     .option('--send-code', 'e-mail a password reset code instead (the user picks the new password on /forget)')
     .option('--json', 'print the result as JSON')
     .addHelpText('after', '\nExamples:\n  $ labctl user reset-password rosa@lab.example\n  $ labctl user reset-password rosa@lab.example --send-code\n  $ labctl user reset-password rosa@lab.example --json')
-    .action((identifier: string, opts: { sendCode?: boolean; json?: boolean }) =>
+    .action((identifier: string, opts: { sendCode?: boolean; prompt?: boolean; passwordStdin?: boolean; json?: boolean }) =>
       withRuntime(async (rt) => {
+        if (opts.prompt || opts.passwordStdin) {
+          if (opts.sendCode) throw new UsageError('--send-code lets the user choose the password: leave out --prompt and --password-stdin.');
+          const typed = await readSecret({ prompt: `New password for ${identifier}`, stdinFlag: '--password-stdin', fromStdin: opts.passwordStdin, confirm: true });
+          const password = PasswordField.safeParse(typed);
+          if (!password.success) throw new UsageError(`New password: ${password.error.issues[0].message}.`);
+          const { user: account } = await resetToPassword(rt.db, rt.clock, identifier, password.data);
+          if (opts.json) out(JSON.stringify({ email: account.email, passwordSet: true }));
+          else info(`Set the new password of ${account.email}; its sessions have ended.`);
+          return;
+        }
         if (opts.sendCode) {
           const reset = await startPasswordReset(accountDeps(rt), identifier);
           if (opts.json) out(JSON.stringify({ email: reset.email, codeSent: true }));

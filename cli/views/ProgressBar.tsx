@@ -12,7 +12,7 @@ export interface ProgressBarProps {
 }
 
 export function ProgressBar({ label, done, total, unit, width = 30 }: ProgressBarProps) {
-  const share = total > 0 ? Math.min(1, done / total) : 1;
+  const share = total > 0 ? Math.min(1, done / total) : 0;
   const filled = Math.round(share * width);
   return (
     <Text>

@@ -2,7 +2,8 @@
 // terminal is cut at its edge rather than wrapped into an unreadable zigzag (piped output is plain
 // text and keeps every column).
 import { Box, Text } from 'ink';
-import { COLUMN_GAP, columnWidths, padCell, type Column, type Row } from '../table.js';
+import { terminalSafe } from '../safeText.js';
+import { COLUMN_GAP, columnWidths, padCell, safeRows, type Column, type Row } from '../table.js';
 
 export interface TableProps {
   title?: string;
@@ -14,13 +15,14 @@ export interface TableProps {
   emptyText?: string;
 }
 
-export function Table({ title, columns, rows, cellColor, emptyText }: TableProps) {
+export function Table({ title, columns, rows: rawRows, cellColor, emptyText }: TableProps) {
+  const rows = safeRows(rawRows);
   const widths = columnWidths(columns, rows);
   return (
     <Box flexDirection="column">
-      {title ? <Text bold>{title}</Text> : null}
+      {title ? <Text bold>{terminalSafe(title)}</Text> : null}
       {rows.length === 0 && emptyText ? (
-        <Text>{emptyText}</Text>
+        <Text>{terminalSafe(emptyText)}</Text>
       ) : (
         <>
           <Text bold wrap="truncate-end">{columns.map((c, i) => padCell(c.header, widths[i], c.align)).join(COLUMN_GAP)}</Text>

@@ -1,0 +1,25 @@
+// The streams and environment of one labctl run. `bin/labctl` runs with the process's own; tests run
+// main(argv) in-process with captured streams and their own environment (runWithIo), several at once.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Readable, Writable } from 'node:stream';
+
+/** An output stream; on a terminal it says so and how big the window is. */
+export type OutStream = Writable & { isTTY?: boolean; columns?: number; rows?: number };
+
+export interface CliIo {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: OutStream;
+  stderr: OutStream;
+  env: NodeJS.ProcessEnv;
+}
+
+const current = new AsyncLocalStorage<CliIo>();
+
+/** The streams and environment of the run in progress (the process's own outside runWithIo). */
+export function io(): CliIo {
+  return current.getStore() ?? { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+}
+
+export function runWithIo<T>(streams: CliIo, work: () => Promise<T>): Promise<T> {
+  return current.run(streams, work);
+}
