@@ -3,34 +3,44 @@ import { DISCIPLINES, testerRoleOf } from '../server/domain/roles.js';
 import { Layout } from './components/Layout.js';
 import { PublicOnly } from './components/PublicOnly.js';
 import { RequireRole } from './components/RequireRole.js';
-import { ChangePassPage } from './pages/accounts/ChangePassPage.js';
-import { ForgetPage } from './pages/accounts/ForgetPage.js';
+import { lazyPage } from './lazyPage.js';
 import { LoginPage } from './pages/accounts/LoginPage.js';
-import { NotInSystemPage } from './pages/accounts/NotInSystemPage.js';
-import { PasswordChangedPage } from './pages/accounts/PasswordChangedPage.js';
-import { RegisteredPage } from './pages/accounts/RegisteredPage.js';
-import { RegisterPage } from './pages/accounts/RegisterPage.js';
-import { TfaForgotPassPage } from './pages/accounts/TfaForgotPassPage.js';
-import { TfaPage } from './pages/accounts/TfaPage.js';
-import { TfaVerifyPage } from './pages/accounts/TfaVerifyPage.js';
-import { ClientHomePage } from './pages/client/ClientHomePage.js';
-import { GuidePage } from './pages/client/GuidePage.js';
-import { RequestResultsPage } from './pages/client/RequestResultsPage.js';
-import { RequestReviewPage } from './pages/client/RequestReviewPage.js';
-import { RequestSubmittedPage } from './pages/client/RequestSubmittedPage.js';
-import { SubmitRequestPage } from './pages/client/SubmitRequestPage.js';
-import { TrackMyRequestPage } from './pages/client/TrackMyRequestPage.js';
-import { ControlNumberPage } from './pages/staff/ControlNumberPage.js';
-import { ForReleasePage } from './pages/staff/ForReleasePage.js';
-import { PendingRequestsPage } from './pages/staff/PendingRequestsPage.js';
-import { ReleaseDatabasePage } from './pages/staff/ReleaseDatabasePage.js';
-import { RequestAdditionalInfoPage } from './pages/staff/RequestAdditionalInfoPage.js';
-import { RequestDetailsPage } from './pages/staff/RequestDetailsPage.js';
-import { StaffHomePage } from './pages/staff/StaffHomePage.js';
-import { ForTestingPage } from './pages/tester/ForTestingPage.js';
-import { TesterHomePage } from './pages/tester/TesterHomePage.js';
-import { TestingDatabasePage } from './pages/tester/TestingDatabasePage.js';
-import { TestResultsPage } from './pages/tester/TestResultsPage.js';
+
+// The login screen is in the entry bundle (it is the first paint); every other page loads with its
+// role area's chunk on first use.
+const ChangePassPage = lazyPage(() => import('./pages/accounts/ChangePassPage.js'), 'ChangePassPage');
+const ForgetPage = lazyPage(() => import('./pages/accounts/ForgetPage.js'), 'ForgetPage');
+const NotInSystemPage = lazyPage(() => import('./pages/accounts/NotInSystemPage.js'), 'NotInSystemPage');
+const PasswordChangedPage = lazyPage(() => import('./pages/accounts/PasswordChangedPage.js'), 'PasswordChangedPage');
+const RegisteredPage = lazyPage(() => import('./pages/accounts/RegisteredPage.js'), 'RegisteredPage');
+const RegisterPage = lazyPage(() => import('./pages/accounts/RegisterPage.js'), 'RegisterPage');
+const TfaForgotPassPage = lazyPage(() => import('./pages/accounts/TfaForgotPassPage.js'), 'TfaForgotPassPage');
+const TfaPage = lazyPage(() => import('./pages/accounts/TfaPage.js'), 'TfaPage');
+const TfaVerifyPage = lazyPage(() => import('./pages/accounts/TfaVerifyPage.js'), 'TfaVerifyPage');
+const ClientHomePage = lazyPage(() => import('./pages/client/ClientHomePage.js'), 'ClientHomePage');
+const GuidePage = lazyPage(() => import('./pages/client/GuidePage.js'), 'GuidePage');
+const RequestResultsPage = lazyPage(() => import('./pages/client/RequestResultsPage.js'), 'RequestResultsPage');
+const RequestReviewPage = lazyPage(() => import('./pages/client/RequestReviewPage.js'), 'RequestReviewPage');
+const RequestSubmittedPage = lazyPage(() => import('./pages/client/RequestSubmittedPage.js'), 'RequestSubmittedPage');
+const SubmitRequestPage = lazyPage(() => import('./pages/client/SubmitRequestPage.js'), 'SubmitRequestPage');
+const TrackMyRequestPage = lazyPage(() => import('./pages/client/TrackMyRequestPage.js'), 'TrackMyRequestPage');
+const ControlNumberPage = lazyPage(() => import('./pages/staff/ControlNumberPage.js'), 'ControlNumberPage');
+const VerifyCertificatePage = lazyPage(() => import('./pages/public/VerifyCertificatePage.js'), 'VerifyCertificatePage');
+const ForReleasePage = lazyPage(() => import('./pages/staff/ForReleasePage.js'), 'ForReleasePage');
+const PendingRequestsPage = lazyPage(() => import('./pages/staff/PendingRequestsPage.js'), 'PendingRequestsPage');
+const ReleasedRequestsPage = lazyPage(() => import('./pages/staff/ReleasedRequestsPage.js'), 'ReleasedRequestsPage');
+const ReleaseDatabasePage = lazyPage(() => import('./pages/staff/ReleaseDatabasePage.js'), 'ReleaseDatabasePage');
+const RequestAdditionalInfoPage = lazyPage(() => import('./pages/staff/RequestAdditionalInfoPage.js'), 'RequestAdditionalInfoPage');
+const RequestDetailsPage = lazyPage(() => import('./pages/staff/RequestDetailsPage.js'), 'RequestDetailsPage');
+const StaffHomePage = lazyPage(() => import('./pages/staff/StaffHomePage.js'), 'StaffHomePage');
+const AuditTrailPage = lazyPage(() => import('./pages/traceability/AuditTrailPage.js'), 'AuditTrailPage');
+const RequestTimelinePage = lazyPage(() => import('./pages/traceability/RequestTimelinePage.js'), 'RequestTimelinePage');
+const TurnaroundPage = lazyPage(() => import('./pages/traceability/TurnaroundPage.js'), 'TurnaroundPage');
+const ForTestingPage = lazyPage(() => import('./pages/tester/ForTestingPage.js'), 'ForTestingPage');
+const TesterHomePage = lazyPage(() => import('./pages/tester/TesterHomePage.js'), 'TesterHomePage');
+const TestingDatabasePage = lazyPage(() => import('./pages/tester/TestingDatabasePage.js'), 'TestingDatabasePage');
+const TestResultsPage = lazyPage(() => import('./pages/tester/TestResultsPage.js'), 'TestResultsPage');
+
 
 /**
  * Every route of SPEC section 2. Public screens sit behind PublicOnly (a logged-in user goes to its
@@ -41,6 +51,8 @@ export function App() {
   return (
     <Routes>
       <Route element={<Layout />}>
+        {/* public whether signed in or not: what a certificate's QR code opens */}
+        <Route path="/verify/:token" element={<VerifyCertificatePage />} />
         <Route element={<PublicOnly />}>
           <Route path="/login" element={<LoginPage />} />
           <Route path="/tfa/:username" element={<TfaPage />} />
@@ -74,6 +86,12 @@ export function App() {
           <Route path="/request-additional-info/:userId/:requestId" element={<RequestAdditionalInfoPage />} />
           <Route path="/for-release/:userId" element={<ForReleasePage />} />
           <Route path="/receive-release-database/:userId" element={<ReleaseDatabasePage />} />
+          <Route path="/released/:userId" element={<ReleasedRequestsPage />} />
+
+          {/* traceability (issue 15): the timeline is the staff's and the owning client's */}
+          <Route path="/request-timeline/:userId/:requestId" element={<RequestTimelinePage />} />
+          <Route path="/audit-trail/:userId" element={<AuditTrailPage />} />
+          <Route path="/turnaround/:userId" element={<TurnaroundPage />} />
 
           {/* testers, one set per discipline */}
           {DISCIPLINES.flatMap((d) => [

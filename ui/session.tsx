@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { homePath, parseRole, type Role } from '../server/domain/roles.js';
-import { isApiError } from './api/http.js';
+import { isApiError, UNAUTHORIZED_EVENT } from './api/http.js';
 import { getMe, logout } from './api/session.js';
 
 /**
@@ -32,6 +32,8 @@ export interface SessionContextValue {
   user: SessionUser | null;
   /** Stores userId/userType in local storage and marks the user logged in. */
   signInLocally: (userId: string | number, userType: string) => void;
+  /** A call found the server session gone: the login screen says so and comes back here after. */
+  expired: boolean;
   /** POST /logout (failures ignored), clears userId, userType and responseData, goes to /login. */
   signOut: () => Promise<void>;
 }
@@ -66,6 +68,8 @@ function writeStoredUser(user: SessionUser): void {
   store?.setItem(STORAGE_KEYS.userType, user.userType);
 }
 
+export const SESSION_EXPIRED = 'Your session has expired';
+
 /** Removes userId, userType and responseData from local storage. */
 export function clearStoredLogin(): void {
   const store = storage();
@@ -84,6 +88,7 @@ export function homeOf(user: SessionUser | null): string {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const [user, setUser] = useState<SessionUser | null>(readStoredUser);
+  const [expired, setExpired] = useState(false);
   const [confirming, setConfirming] = useState<boolean>(() => readStoredUser() !== null);
 
   // Confirm the stored login with the server session once, on load.
@@ -111,6 +116,30 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => controller.abort();
   }, []);
 
+  // A call answered 401 while we thought we were signed in: the session expired (or was ended
+  // elsewhere). Forget the login, so the header shows no user; the route guard (RequireRole) then
+  // sends the user to log in and back, being the one place that redirects a logged-out user.
+  useEffect(() => {
+    function onUnauthorized() {
+      if (readStoredUser() === null) return;
+      clearStoredLogin();
+      setExpired(true);
+      setUser(null);
+    }
+    window.addEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
+    return () => window.removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
+  }, []);
+
+  // Coming back to a tab that sat idle: ask the server whether the session still holds, so the
+  // header does not show a user whose session expired meanwhile (a 401 is handled just above).
+  useEffect(() => {
+    function onVisible() {
+      if (document.visibilityState === 'visible' && readStoredUser() !== null) getMe().catch(() => undefined);
+    }
+    document.addEventListener('visibilitychange', onVisible);
+    return () => document.removeEventListener('visibilitychange', onVisible);
+  }, []);
+
   // Follow logins and logouts made in other tabs.
   useEffect(() => {
     function onStorage(event: StorageEvent) {
@@ -126,6 +155,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const next = toUser(userId, userType);
     if (!next) throw new Error(`Not a valid login: ${String(userType)}/${String(userId)}`);
     writeStoredUser(next);
+    setExpired(false);
     setUser(next);
   }, []);
 
@@ -136,13 +166,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       // the session may already be gone; the local logout still happens
     }
     clearStoredLogin();
+    setExpired(false);
     setUser(null);
     navigate('/login', { replace: true });
   }, [navigate]);
 
   const value = useMemo<SessionContextValue>(
-    () => ({ user, signInLocally, signOut }),
-    [user, signInLocally, signOut],
+    () => ({ user, expired, signInLocally, signOut }),
+    [user, expired, signInLocally, signOut],
   );
 
   if (confirming) {

@@ -5,7 +5,7 @@
  */
 import type { ForReleaseRow } from '../../server/domain/completion.js';
 import type { RequestMessage } from '../../server/domain/requestMessages.js';
-import type { ReleasedRow, RequestView, RequestWithSamples } from '../../server/domain/requestShape.js';
+import type { ReleasedRow, RequestDetail, RequestView } from '../../server/domain/requestShape.js';
 import type { RequestStatus } from '../../server/domain/requestStatus.js';
 import { getJson, getText, postJson, putJson, request, segment, withQuery } from './http.js';
 
@@ -14,9 +14,9 @@ export function listPendingRequests(signal?: AbortSignal): Promise<RequestView[]
   return getJson<RequestView[]>('/requests/pending', signal);
 }
 
-/** GET requests/pendingrequest/{requestId}: the request with its flags and samples. */
-export function getPendingRequest(requestId: string | number, signal?: AbortSignal): Promise<RequestWithSamples> {
-  return getJson<RequestWithSamples>(`/requests/pendingrequest/${segment(requestId)}`, signal);
+/** GET requests/pendingrequest/{requestId}: the request with its flags, samples and any rejection reason. */
+export function getPendingRequest(requestId: string | number, signal?: AbortSignal): Promise<RequestDetail> {
+  return getJson<RequestDetail>(`/requests/pendingrequest/${segment(requestId)}`, signal);
 }
 
 /**
@@ -35,13 +35,14 @@ export async function approveRequest(requestId: string | number, staffUserId: st
   return approved;
 }
 
-export function rejectRequest(requestId: string | number): Promise<{ requestStatus: RequestStatus }> {
-  return putJson(`/requests/reject/${segment(requestId)}`);
+/** PUT requests/reject/{requestId} with the reason the client is told (stored and e-mailed). */
+export function rejectRequest(requestId: string | number, reason: string): Promise<{ requestStatus: RequestStatus }> {
+  return putJson(`/requests/reject/${segment(requestId)}`, { reason });
 }
 
-/** PUT requests/approveRelease/{requestId}. */
-export function releaseRequest(requestId: string | number): Promise<{ requestStatus: RequestStatus }> {
-  return putJson(`/requests/approveRelease/${segment(requestId)}`, {});
+/** PUT requests/approveRelease/{requestId}: a signature, so the releasing staff member's password goes with it. */
+export function releaseRequest(requestId: string | number, password: string): Promise<{ requestStatus: RequestStatus; reportNumber: string }> {
+  return putJson(`/requests/approveRelease/${segment(requestId)}`, { password });
 }
 
 /** GET requests/ctrlnumber/{requestId}: plain text. */

@@ -89,6 +89,12 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** Dispatched on window when a call answers 401: the session is gone (ui/session.tsx sends the user to log in). */
+export const UNAUTHORIZED_EVENT = 'lab:unauthorized';
+
+/** Calls whose 401 means wrong credentials or code, not a lost session: they never send anyone to log in. */
+const CREDENTIAL_CALLS = /^\/(login|verify-otp|verify-otp-password|clientverify|change-password|resend-code)$/;
+
 /**
  * Sends one request and returns the ok Response (body unread). Throws ApiError on non-ok.
  * Prefer the typed helpers below.
@@ -104,6 +110,9 @@ export async function request(method: string, path: string, options: RequestOpti
     init.body = JSON.stringify(options.body);
   }
   const response = await fetch(normalizePath(path), init);
+  if (response.status === 401 && !CREDENTIAL_CALLS.test(new URL(response.url || path, window.location.href).pathname)) {
+    window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
+  }
   if (!response.ok) throw await errorFrom(response);
   return response;
 }

@@ -6,3 +6,8 @@ import { getJson, withQuery } from './http.js';
 export function getReport(group: Group, year: number, signal?: AbortSignal): Promise<GroupReport> {
   return getJson<GroupReport>(withQuery(`/api/reports/${REPORT_PATHS[group]}`, { year }), signal);
 }
+
+/** GET api/reports/years: the years, most recent first, in which the caller's reports have counts. */
+export function getReportYears(signal?: AbortSignal): Promise<number[]> {
+  return getJson<number[]>('/api/reports/years', signal);
+}

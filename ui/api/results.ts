@@ -1,27 +1,12 @@
 /**
- * The testers' calls (SPEC section 7): requests awaiting tests, the per-group result writes, and
- * the combined result of a request (the screens read stored results through it, one request at a
- * time, rather than the per-group lists of every open request). The for-release and released lists
- * are in ./desk.ts.
+ * The combined result of a request (SPEC section 7): the screens read stored results through it, one
+ * request at a time, rather than the per-group lists of every open request. The work queues and the
+ * tester's Save are in ./queues.ts, the for-release and released lists in ./desk.ts.
  */
-import type { Group } from '../../server/domain/catalog.js';
-import { GROUP_WIRE, type CombinedResult, type ForTestingRequest, type WideResult } from '../../server/domain/resultShape.js';
-import { getJson, putJson, segment } from './http.js';
+import type { CombinedResult, WideResult } from '../../server/domain/resultShape.js';
+import { getJson, segment } from './http.js';
 
-export type { CombinedResult, ForTestingRequest, WideResult };
-
-/** GET requests/for-testing: every request with tests of the caller's discipline, FOR_TESTING or FOR_RELEASE, with its tests and samples. */
-export function listForTesting(signal?: AbortSignal): Promise<ForTestingRequest[]> {
-  return getJson<ForTestingRequest[]>('/requests/for-testing', signal);
-}
-
-/** The analyte fields of a PUT: `{<analyte>, <analyte>Remarks, <analyte>AnalysisDate}`. */
-export type GroupPayload = Record<string, string | null>;
-
-/** PUT /microbioTestResults/{sampleId} (and siblings); answers the sample's stored results. */
-export function saveGroupResults(group: Group, sampleId: number, payload: GroupPayload): Promise<WideResult> {
-  return putJson<WideResult>(`${GROUP_WIRE[group].writePath}/${segment(sampleId)}`, payload);
-}
+export type { CombinedResult, WideResult };
 
 /**
  * GET getResult/{requestId}: the combined result. A tester gets its own groups filled in; a client

@@ -7,11 +7,11 @@ export interface DragScrollListProps {
   className: string;
   /** Pointer movement times this is how far the list scrolls. */
   multiplier?: number;
-  /** The list's load: 'Loading...' shows beneath the table meanwhile. */
-  state: Loaded<unknown>;
-  /** How many rows the table has: with none once loaded, `empty` shows beneath it. */
-  rows: number;
-  empty: string;
+  /**
+   * The list's load, its row count and empty message: 'Loading...', then `empty` when it has no
+   * rows, show beneath the table. Left out when the screen says those itself (a paged list's footer).
+   */
+  load?: { state: Loaded<unknown>; rows: number; empty: string };
   /** The table. */
   children: ReactNode;
 }
@@ -21,17 +21,17 @@ export interface DragScrollListProps {
  * of the container to scroll!'), with 'Loading...' or its empty message beneath the table. A failed
  * load shows nothing here: those screens only log it (SPEC section 8).
  */
-export function DragScrollList({ className, multiplier, state, rows, empty, children }: DragScrollListProps) {
+export function DragScrollList({ className, multiplier, load, children }: DragScrollListProps) {
   const dragRef = useDragScroll<HTMLDivElement>(multiplier);
   return (
     <div ref={dragRef} className={`table-wrap drag-scroll ${className}`}>
       {children}
-      {state.status === 'loading' && (
+      {load?.state.status === 'loading' && (
         <p className="empty" role="status">
           Loading...
         </p>
       )}
-      {state.status === 'ready' && rows === 0 && <p className="empty">{empty}</p>}
+      {load?.state.status === 'ready' && load.rows === 0 && <p className="empty">{load.empty}</p>}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
@@ -17,7 +17,10 @@ export function Layout() {
       </a>
       <Header />
       <main id="main" className="site-main" tabIndex={-1}>
-        <Outlet />
+        {/* Pages load lazily with their role's chunk (App.tsx); the frame stays while one loads. */}
+        <Suspense fallback={<p role="status">Loading...</p>}>
+          <Outlet />
+        </Suspense>
       </main>
       <Footer />
     </div>

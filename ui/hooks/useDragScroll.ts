@@ -11,7 +11,8 @@ const DRAG_THRESHOLD = 4;
 
 /**
  * Lets a mouse drag scroll a container (SPEC section 2: 'Drag the sides of the container to scroll!').
- * The pointer's movement times `multiplier` scrolls it, both ways. Touch and pen keep their native
+ * The pointer's movement times `multiplier` scrolls it, both ways (vertically the page, when the
+ * container is as tall as its content). Touch and pen keep their native
  * scrolling. A drag never starts over inputs, buttons or links, and the click that ends a drag is
  * swallowed so it does not open the row under the pointer.
  *
@@ -24,7 +25,7 @@ export function useDragScroll<T extends HTMLElement>(multiplier = DRAG_SCROLL_MU
   return useCallback(
     (el: T | null) => {
       if (!el) return;
-      let start: { x: number; y: number; left: number; top: number } | null = null;
+      let start: { x: number; y: number; left: number; top: number; pageTop: number } | null = null;
       let dragged = false;
 
       const onMove = (e: PointerEvent) => {
@@ -33,7 +34,9 @@ export function useDragScroll<T extends HTMLElement>(multiplier = DRAG_SCROLL_MU
         const dy = e.clientY - start.y;
         if (Math.abs(dx) + Math.abs(dy) > DRAG_THRESHOLD) dragged = true;
         el.scrollLeft = start.left - dx * multiplier;
-        el.scrollTop = start.top - dy * multiplier;
+        // A box without vertical overflow (the track list grows with the page) moves the page instead.
+        if (el.scrollHeight > el.clientHeight) el.scrollTop = start.top - dy * multiplier;
+        else window.scrollTo({ top: start.pageTop - dy * multiplier, behavior: 'instant' });
       };
       const onUp = () => {
         start = null;
@@ -45,7 +48,7 @@ export function useDragScroll<T extends HTMLElement>(multiplier = DRAG_SCROLL_MU
         dragged = false;
         if (e.pointerType !== 'mouse' || e.button !== 0) return;
         if (e.target instanceof Element && e.target.closest(INTERACTIVE)) return;
-        start = { x: e.clientX, y: e.clientY, left: el.scrollLeft, top: el.scrollTop };
+        start = { x: e.clientX, y: e.clientY, left: el.scrollLeft, top: el.scrollTop, pageTop: window.scrollY };
         el.classList.add('is-dragging');
         window.addEventListener('pointermove', onMove);
         window.addEventListener('pointerup', onUp);

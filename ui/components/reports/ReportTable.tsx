@@ -9,9 +9,16 @@ export interface ReportTableProps {
   title?: string;
 }
 
+/** A count cell: a positive count is a warning (amber, an icon), a zero is muted. */
+function Count({ n, positive = false }: { n: number; positive?: boolean }) {
+  const kind = n === 0 ? 'report-zero' : positive ? 'report-positive' : '';
+  return <span className={kind || undefined}>{n}</span>;
+}
+
 /**
  * One report table: a Month column, a Positive and a Negative column under each test, and the
- * month's Total as 'positive / negative'. Scrolls sideways inside its own (focusable) box.
+ * month's Total as 'positive / negative'. Scrolls sideways inside its own (focusable) box; Month and
+ * Total stay in view while it does (sticky first and last columns). Positives stand out, zeros recede.
  */
 export function ReportTable({ group, report, title = REPORT_TITLES[group] }: ReportTableProps) {
   const id = useId();
@@ -22,7 +29,7 @@ export function ReportTable({ group, report, title = REPORT_TITLES[group] }: Rep
         <caption id={`${id}-caption`}>{title}</caption>
         <thead>
           <tr>
-            <th scope="col" rowSpan={2}>
+            <th scope="col" rowSpan={2} className="report-month">
               Month
             </th>
             {analytes.map((a) => (
@@ -30,7 +37,7 @@ export function ReportTable({ group, report, title = REPORT_TITLES[group] }: Rep
                 {a.label}
               </th>
             ))}
-            <th scope="col" rowSpan={2}>
+            <th scope="col" rowSpan={2} className="report-total">
               Total
             </th>
           </tr>
@@ -50,20 +57,22 @@ export function ReportTable({ group, report, title = REPORT_TITLES[group] }: Rep
             const total = monthTotal(report, group, month);
             return (
               <tr key={month}>
-                <th scope="row">{month}</th>
+                <th scope="row" className="report-month">
+                  {month}
+                </th>
                 {analytes.map((a) => {
                   const c = countsOf(report, a, month);
                   return [
                     <td key={`${a.code}-p`} className="number">
-                      {c.positive}
+                      <Count n={c.positive} positive />
                     </td>,
                     <td key={`${a.code}-n`} className="number">
-                      {c.negative}
+                      <Count n={c.negative} />
                     </td>,
                   ];
                 })}
                 <td className="number report-total">
-                  {total.positive} / {total.negative}
+                  <Count n={total.positive} positive /> / <Count n={total.negative} />
                 </td>
               </tr>
             );

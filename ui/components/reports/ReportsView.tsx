@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
 import type { Group } from '../../../server/domain/catalog.js';
 import { monthTotal, reportCsv, reportMonths, REPORT_PATHS, REPORT_TITLES } from '../../../server/domain/reportShape.js';
+import { getReportYears } from '../../api/reports.js';
+import { useLoad } from '../../hooks/useLoad.js';
 import '../../styles/reports.css';
 import { LoadStatus } from '../LoadStatus.js';
 import { downloadText } from './downloadText.js';
@@ -15,18 +17,30 @@ export interface ReportsViewProps {
 }
 
 /**
- * The database screens' content: a year picker (default the current year), 'Loading...' until every
- * report has arrived, then per group its chart, its table and a CSV download of the table.
- * The desk shows all four groups; each testing portal shows its own.
+ * The database screens' content: a year picker offering the years that have data (the current year
+ * first when it has some), 'Loading...' until every report has arrived, then per group its chart,
+ * its table and a CSV download of the table. The desk shows all four groups; each testing portal
+ * shows its own.
  */
 export function ReportsView({ groups }: ReportsViewProps) {
+  const years = useLoad(getReportYears);
+  if (years.status !== 'ready') return <LoadStatus state={years} />;
+  // Nothing counted yet: the current year, all zeros.
+  const offered = years.data.length > 0 ? years.data : [new Date().getFullYear()];
+  return <YearReports groups={groups} years={offered} />;
+}
+
+function YearReports({ groups, years }: ReportsViewProps & { years: readonly number[] }) {
   const id = useId();
-  const [year, setYear] = useState(() => new Date().getFullYear());
+  const [year, setYear] = useState(() => {
+    const current = new Date().getFullYear();
+    return years.includes(current) ? current : years[0];
+  });
   const state = useReports(year, groups);
 
   return (
     <div className="reports">
-      <YearPicker year={year} onChange={setYear} />
+      <YearPicker year={year} years={years} onChange={setYear} />
       <LoadStatus state={state} />
       {state.status === 'ready' &&
         groups.map((group) => {

@@ -7,8 +7,11 @@ export type Contact = Pick<
   'representativeName' | 'contactNumber' | 'emailAddress' | 'companyName' | 'clientClassification' | 'ltoNumber'
 >;
 
-/** The client's contact details a request carries: on the submission form, and on the request as read. */
-export function ContactDetails({ contact }: { contact: Contact }) {
+/**
+ * The client's contact details a request carries: on the submission form, and on the request as read;
+ * with the company address from the client's profile when `address` is given (null: none on file).
+ */
+export function ContactDetails({ contact, address }: { contact: Contact; address?: string | null }) {
   return (
     <DetailList
       items={[
@@ -18,6 +21,7 @@ export function ContactDetails({ contact }: { contact: Contact }) {
         ['Company Name', contact.companyName],
         ['Client Classification', contact.clientClassification],
         ['LTO Number', contact.ltoNumber],
+        ...(address === undefined ? [] : [['Company Address', address ?? 'Not on file'] as const]),
       ]}
     />
   );

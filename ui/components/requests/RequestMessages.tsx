@@ -13,7 +13,7 @@ export interface RequestMessagesProps {
   requestStatus?: RequestStatus;
 }
 
-const AUTHOR: Record<RequestMessage['kind'], string> = { question: 'Laboratory', reply: 'Client' };
+const AUTHOR: Record<RequestMessage['kind'], string> = { question: 'Laboratory', reply: 'Client', rejection: 'Laboratory (reason for rejection)' };
 
 /**
  * The additional-information exchange of a request (DESIGN.md section 5): the laboratory's questions

@@ -6,10 +6,11 @@ import { groupsOfTests } from '../../../server/domain/resultShape.js';
 import { ContactDetails } from './ContactDetails.js';
 import { DetailList } from './DetailList.js';
 import { formatDay, formatTimestampDay, php, purposeText } from './format.js';
+import '../../styles/findings.css';
 
 export interface RequestSummaryProps {
-  /** The request as read (GET requests/detail/{id} or the desk's own read). */
-  request: RequestView;
+  /** The request as read (GET requests/detail/{id} or the desk's own read), with any rejection reason. */
+  request: RequestView & { rejectionReason?: string | null };
   /** Its samples in row order; undefined while they load. */
   samples?: readonly SampleRecord[];
 }
@@ -23,8 +24,14 @@ export function RequestSummary({ request, samples }: RequestSummaryProps) {
   const r = request;
   const id = useId();
   const groups = groupsOfTests(r.tests);
+  const rejected = r.requestStatus === 'REJECTED';
   return (
     <div className="request-summary">
+      {rejected && (
+        <p className="rejection-notice">
+          <strong>Rejected:</strong> <span className="break-anywhere">{r.rejectionReason || 'No reason was given.'}</span>
+        </p>
+      )}
       <section aria-labelledby={`${id}-request`}>
         <h2 id={`${id}-request`}>Request</h2>
         <DetailList
@@ -33,14 +40,15 @@ export function RequestSummary({ request, samples }: RequestSummaryProps) {
             ['Status', STATUS_DISPLAY[r.requestStatus] ?? r.requestStatus],
             ['Submission Date', formatTimestampDay(r.submissionDate)],
             ['Estimated Fee', php(r.estimatedFee)],
-            ['Expected Completion Date', formatDay(r.dueDate)],
+            // A rejected request will not be completed.
+            ...(rejected ? [] : [['Expected Completion Date', formatDay(r.dueDate)] as const]),
           ]}
         />
       </section>
 
       <section aria-labelledby={`${id}-client`}>
         <h2 id={`${id}-client`}>Client</h2>
-        <ContactDetails contact={r} />
+        <ContactDetails contact={r} address={r.companyAddress} />
       </section>
 
       <section aria-labelledby={`${id}-purpose`}>

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { findAnalyte } from '../../../server/domain/catalog.js';
 import type { AnalyteResult } from '../../../server/domain/resultShape.js';
 import { formatDay } from './format.js';
@@ -13,13 +14,15 @@ export interface SampleResultsProps {
 
 /** One sample's results as a table: Test, Result, Remark, Analysis Date (the client's results and the desk's For Release). */
 export function SampleResults({ position, description, results }: SampleResultsProps) {
+  const id = useId();
   return (
     <div className="result-sample">
-      <h3 className="break-anywhere">
+      <h3 id={id} className="break-anywhere">
         Sample {position}
         {description ? `: ${description}` : ''}
       </h3>
-      <div className="table-wrap">
+      {/* On a phone the table scrolls sideways: its box takes the keyboard focus so arrow keys scroll it. */}
+      <div className="table-wrap" role="group" aria-labelledby={id} tabIndex={0}>
         <table>
           <thead>
             <tr>

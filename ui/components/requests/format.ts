@@ -1,4 +1,5 @@
 import { purposeLabel, PURPOSES, type Purpose } from '../../../server/domain/catalog.js';
+import { isIsoDate } from '../../../server/domain/dates.js';
 import { formatPhp } from '../../../server/domain/fees.js';
 import { LAB_SHORT_NAME } from '../../labName.js';
 
@@ -6,7 +7,7 @@ const DAY_FORMAT: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'long',
 
 /** A calendar date (YYYY-MM-DD) as 'March 25, 2026'; null or malformed gives null. */
 export function formatDay(ymd: string | null | undefined): string | null {
-  if (!ymd || !/^\d{4}-\d{2}-\d{2}$/.test(ymd)) return null;
+  if (!ymd || !isIsoDate(ymd)) return null;
   return new Date(`${ymd}T00:00:00Z`).toLocaleDateString('en-US', { ...DAY_FORMAT, timeZone: 'UTC' });
 }
 

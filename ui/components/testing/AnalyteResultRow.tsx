@@ -9,6 +9,8 @@ export interface AnalyteResultRowProps {
   /** 1-based number of the sample in its request. */
   sampleNumber: number;
   draft: ResultDraft;
+  /** The row differs from what is stored. */
+  unsaved: boolean;
   onChange: (draft: ResultDraft) => void;
 }
 
@@ -19,13 +21,16 @@ const REMARK_BUTTONS: ReadonlyArray<{ remark: Remark; text: string }> = [
 
 /**
  * One analyte of one sample: a free-text result, the '+' (positive) and '-' (negative) buttons
- * (pressed state shown in green or red; the last click wins) and the analysis date.
+ * (pressed state shown in green or red; the last click wins), the analysis date, and Clear for a
+ * value entered by mistake. Marked while unsaved, and "needs + or -" while a value has no remark
+ * (it is saved, but the request is not complete without one).
  */
-export function AnalyteResultRow({ label, sampleNumber, draft, onChange }: AnalyteResultRowProps) {
+export function AnalyteResultRow({ label, sampleNumber, draft, unsaved, onChange }: AnalyteResultRowProps) {
   const id = useId();
   const where = `, sample ${sampleNumber}`;
+  const needsRemark = draft.value.trim() !== '' && draft.remark === '';
   return (
-    <div role="group" aria-label={`${label}${where}`} className="analyte-row">
+    <div role="group" aria-label={`${label}${where}`} className={`analyte-row${unsaved ? ' analyte-unsaved' : ''}`}>
       <label className="analyte-label" htmlFor={`${id}-value`}>
         {label}
         <span className="visually-hidden"> result{where}</span>
@@ -64,6 +69,15 @@ export function AnalyteResultRow({ label, sampleNumber, draft, onChange }: Analy
         value={draft.analysisDate}
         onChange={(e) => onChange({ ...draft, analysisDate: e.target.value })}
       />
+      <span className="analyte-flags">
+        {unsaved && <span className="analyte-flag flag-unsaved">Unsaved</span>}
+        {needsRemark && <span className="analyte-flag flag-remark">needs + or -</span>}
+        {draft.value !== '' && (
+          <button type="button" className="button-link analyte-clear" onClick={() => onChange({ value: '', remark: '', analysisDate: '' })}>
+            Clear<span className="visually-hidden"> {label} result{where}</span>
+          </button>
+        )}
+      </span>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { GROUP_SECTION_TITLES } from '../../../server/domain/catalog.js';
-import type { ForTestingRequest } from '../../../server/domain/resultShape.js';
+import type { TesterSample } from '../../../server/domain/resultShape.js';
 import type { Discipline } from '../../../server/domain/roles.js';
 import { AnalyteResultRow } from './AnalyteResultRow.js';
 import { draftKey, EMPTY_DRAFT, groupsToTest, type Drafts, type ResultDraft } from './drafts.js';
@@ -12,9 +12,11 @@ const NO_TESTS: Record<Discipline, string> = {
 };
 
 export interface TestEntryPanelProps {
-  request: ForTestingRequest;
+  request: { tests: readonly string[]; samples: readonly TesterSample[] };
   discipline: Discipline;
   drafts: Drafts;
+  /** Keys (sampleId:code) of the rows that differ from what is stored. */
+  unsaved: ReadonlySet<string>;
   onChange: (key: string, draft: ResultDraft) => void;
 }
 
@@ -22,7 +24,7 @@ export interface TestEntryPanelProps {
  * The result entry panel of one request: every sample, and for each the ticked analytes of this
  * discipline, grouped in their sections (chemistry: 'Microbial Inhibition Test', 'ELISA Tests').
  */
-export function TestEntryPanel({ request, discipline, drafts, onChange }: TestEntryPanelProps) {
+export function TestEntryPanel({ request, discipline, drafts, unsaved, onChange }: TestEntryPanelProps) {
   const groups = groupsToTest(request, discipline);
   if (groups.length === 0) return <p className="empty">{NO_TESTS[discipline]}</p>;
   if (request.samples.length === 0) return <p className="empty">No sample ID found for this request</p>;
@@ -44,6 +46,7 @@ export function TestEntryPanel({ request, discipline, drafts, onChange }: TestEn
                     label={a.label}
                     sampleNumber={sample.position}
                     draft={drafts[key] ?? EMPTY_DRAFT}
+                    unsaved={unsaved.has(key)}
                     onChange={(draft) => onChange(key, draft)}
                   />
                 );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   CLIENT_CLASSIFICATIONS,
+  COMPANY_ADDRESS_MAX,
   CONTACT_NUMBER_LENGTH,
   CONTACT_PLACEHOLDER,
   LTO_MAX,
@@ -36,6 +37,7 @@ const EMPTY_FORM: RegistrationForm = {
   ltoNo: '',
   classification: '',
   otherClassification: '',
+  address: '',
 };
 
 /** /register: the client registration form of SPEC sections 3 and 5; then the code on /tfaverify. */
@@ -128,6 +130,15 @@ export function RegisterPage() {
               onValueChange={set('otherClassification')}
             />
           )}
+          <TextField
+            label="Address"
+            name="address"
+            autoComplete="street-address"
+            maxLength={COMPANY_ADDRESS_MAX}
+            hint="Optional. The company's postal address, printed on your certificates of analysis."
+            value={form.address}
+            onValueChange={set('address')}
+          />
         </fieldset>
       </AccountForm>
     </Page>

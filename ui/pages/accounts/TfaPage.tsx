@@ -1,15 +1,17 @@
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { homePath, parseRole } from '../../../server/domain/roles.js';
 import { verifyLoginCode } from '../../api/session.js';
 import { CodeForm } from '../../components/accounts/CodeForm.js';
 import { refusalText } from '../../components/accounts/refusal.js';
 import { Page } from '../../components/Page.js';
+import { safeNextPath } from '../../nextPage.js';
 import { STORAGE_KEYS, useSession } from '../../session.js';
 
-/** /tfa/{username}: the e-mailed login code; on success the user's home. */
+/** /tfa/{username}: the e-mailed login code; on success the page the session expired on (?next=), else the user's home. */
 export function TfaPage() {
   const { username = '' } = useParams();
   const navigate = useNavigate();
+  const [search] = useSearchParams();
   const { signInLocally } = useSession();
 
   /** Stores the `userType/userId` answer and goes home; 'User not found' when it names no user. */
@@ -24,7 +26,7 @@ export function TfaPage() {
     localStorage.removeItem(STORAGE_KEYS.userId);
     localStorage.removeItem(STORAGE_KEYS.userType);
     signInLocally(userId, role);
-    navigate(homePath(role, userId), { replace: true });
+    navigate(safeNextPath(search.get('next')) ?? homePath(role, userId), { replace: true });
   }
 
   return (

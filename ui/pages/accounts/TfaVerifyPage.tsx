@@ -15,6 +15,8 @@ export function TfaVerifyPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const [email, setEmail] = useState(() => (location.state as TfaVerifyState | null)?.email ?? '');
+  // Coming from /register the address is known and the code is what is asked; otherwise the e-mail first.
+  const [knewEmail] = useState(email !== '');
 
   return (
     <Page title="Verify your e-mail" note="Enter your e-mail and the authentication code we sent you." width="narrow">
@@ -28,8 +30,9 @@ export function TfaVerifyPage() {
         done={() => navigate('/registered')}
         // SPEC section 8: a failed client verification is only logged.
         failed={(error) => console.error('Client verification failed', error)}
+        focusCode={knewEmail}
       >
-        <EmailField required value={email} onValueChange={setEmail} />
+        <EmailField required value={email} onValueChange={setEmail} autoFocus={!knewEmail} />
       </CodeForm>
     </Page>
   );

@@ -2,6 +2,7 @@ import { GUIDE_FEE_TABLE, PACKAGING_INSTRUCTIONS, SAMPLE_REQUIREMENTS } from '..
 import { formatPhp } from '../../../server/domain/fees.js';
 import { Page } from '../../components/Page.js';
 import '../../styles/client.css';
+import { ScrollingTable } from '../../components/ScrollingTable.js';
 
 /** /guide/{userId}: packaging and transport, sample requirements, and the fee and processing-time table (SPEC section 9). */
 export function GuidePage() {
@@ -18,7 +19,7 @@ export function GuidePage() {
 
       <section className="guide-section" aria-labelledby="guide-requirements">
         <h2 id="guide-requirements">Sample Requirements</h2>
-        <div className="table-wrap">
+        <ScrollingTable label="Sample requirements">
           <table>
             <thead>
               <tr>
@@ -35,12 +36,12 @@ export function GuidePage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollingTable>
       </section>
 
       <section className="guide-section" aria-labelledby="guide-fees">
         <h2 id="guide-fees">Fees and Processing Time</h2>
-        <div className="table-wrap">
+        <ScrollingTable label="Fees and processing time">
           <table className="guide-fees">
             <caption className="visually-hidden">Fee (PHP) and processing time (working days) per test</caption>
             <thead>
@@ -65,7 +66,7 @@ export function GuidePage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollingTable>
       </section>
     </Page>
   );

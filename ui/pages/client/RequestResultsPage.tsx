@@ -1,14 +1,16 @@
 import { useCallback } from 'react';
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { GROUP_LABELS, type Group } from '../../../server/domain/catalog.js';
 import type { RequestWithSamples } from '../../../server/domain/requestShape.js';
 import { GROUP_WIRE, testResultsOf, type WideResult } from '../../../server/domain/resultShape.js';
 import { getRequestDetail } from '../../api/requests.js';
 import { getCombinedResult } from '../../api/results.js';
+import { ReportList } from '../../components/certificates/ReportList.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
 import { NavButton } from '../../components/NavButton.js';
 import { Page } from '../../components/Page.js';
 import { BackArrow } from '../../components/requests/BackArrow.js';
+import { ResultsSummary } from '../../components/requests/ResultsSummary.js';
 import { SampleResults } from '../../components/requests/SampleResults.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import '../../styles/client.css';
@@ -23,7 +25,10 @@ function GroupSampleResults({ group, item, request, index }: { group: Group; ite
   return <SampleResults position={sample?.position ?? index + 1} description={sample?.sampleTypeDescription} results={results} />;
 }
 
-/** /request-results/{userId}/{requestId}: the released results, per group and sample. */
+/**
+ * /request-results/{userId}/{requestId}: the released results, a summary per sample on top (any
+ * positive finding a warning), then per group and sample; Print gives the summary and the results.
+ */
 export function RequestResultsPage() {
   const { userId = '', requestId = '' } = useParams();
   const state = useLoad(
@@ -45,6 +50,16 @@ export function RequestResultsPage() {
     >
       <BackArrow to={back} label="My requests" />
       <LoadStatus state={state} />
+      {state.status === 'ready' && (
+        <>
+          <p className="actions no-print">
+            <button type="button" className="button" onClick={() => window.print()}>
+              Print
+            </button>
+          </p>
+          <ResultsSummary samples={state.data.request.samples} result={state.data.result} tests={state.data.request.tests} />
+        </>
+      )}
       {state.status === 'ready' &&
         RESULT_GROUPS.map((group) => {
           const items = state.data.result[GROUP_WIRE[group].list];
@@ -58,8 +73,16 @@ export function RequestResultsPage() {
             </section>
           );
         })}
-      <div className="actions">
+      {state.status === 'ready' && (
+        <div className="no-print">
+          <ReportList requestId={requestId} />
+        </div>
+      )}
+      <div className="actions no-print">
         <NavButton to={back}>Back</NavButton>
+        <Link className="button button-secondary" to={`/request-timeline/${userId}/${requestId}`}>
+          Timeline
+        </Link>
       </div>
     </Page>
   );

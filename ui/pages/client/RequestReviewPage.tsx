@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { getRequestDetail } from '../../api/requests.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
 import { NavButton } from '../../components/NavButton.js';
@@ -7,6 +7,7 @@ import { Page } from '../../components/Page.js';
 import { BackArrow } from '../../components/requests/BackArrow.js';
 import { RequestMessages } from '../../components/requests/RequestMessages.js';
 import { RequestSummary } from '../../components/requests/RequestSummary.js';
+import { RequestReceipt } from '../../components/traceability/RequestReceipt.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import '../../styles/client.css';
 
@@ -24,10 +25,14 @@ export function RequestReviewPage() {
         <>
           <RequestSummary request={state.data} samples={state.data.samples} />
           <RequestMessages requestId={state.data.requestId} requestStatus={state.data.requestStatus} />
+          <RequestReceipt requestId={state.data.requestId} />
         </>
       )}
       <div className="actions">
         <NavButton to={back}>Back</NavButton>
+        <Link className="button button-secondary" to={`/request-timeline/${userId}/${requestId}`}>
+          Timeline
+        </Link>
       </div>
     </Page>
   );

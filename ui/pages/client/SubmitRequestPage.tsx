@@ -3,6 +3,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import type { ClientProfile } from '../../../server/domain/clientProfile.js';
 import { ANALYTES, PURPOSES, purposeLabel, SAMPLE_CATEGORIES } from '../../../server/domain/catalog.js';
 import {
+  astPanelsFor,
   buildSubmitPayload,
   SUBMIT_ALERTS,
   submitFormAlert,
@@ -12,6 +13,7 @@ import { isApiError } from '../../api/http.js';
 import { getClientProfile, submitRequest } from '../../api/requests.js';
 import { Page } from '../../components/Page.js';
 import { RadioChoices } from '../../components/RadioChoices.js';
+import { CompanyAddressForm } from '../../components/requests/CompanyAddressForm.js';
 import { ContactDetails, type Contact } from '../../components/requests/ContactDetails.js';
 import { FeeEstimate } from '../../components/requests/FeeEstimate.js';
 import { SampleRows } from '../../components/requests/SampleRows.js';
@@ -60,6 +62,8 @@ export function SubmitRequestPage() {
   const profile = useLoad(useCallback((signal: AbortSignal) => getClientProfile(userId, signal), [userId]));
   const [fields, setFields] = useState(EMPTY_FORM);
   const [busy, setBusy] = useState(false);
+  // The address as last saved here; until then the profile's.
+  const [savedAddress, setSavedAddress] = useState<string | null | undefined>(undefined);
 
   const contact = contactFields(profile.status === 'ready' ? profile.data : undefined);
   const form: SubmitRequestForm = { ...contact, ...fields };
@@ -69,14 +73,8 @@ export function SubmitRequestPage() {
   function toggleTest(code: string, ticked: boolean) {
     setFields((current) => {
       const tests = ticked ? [...current.tests, code] : current.tests.filter((t) => t !== code);
-      // Unticking Culture and Sensitivity clears its AST panels (SPEC section 5).
-      const culture = tests.includes('cultureAndSensitivityTest');
-      return {
-        ...current,
-        tests: ANALYTES.map((a) => a.code).filter((c) => tests.includes(c)),
-        gramPositiveAst: culture ? current.gramPositiveAst : '',
-        gramNegativeAst: culture ? current.gramNegativeAst : '',
-      };
+      // Unticking Culture and Sensitivity clears its AST panels.
+      return { ...current, tests: ANALYTES.map((a) => a.code).filter((c) => tests.includes(c)), ...astPanelsFor(tests, current, '') };
     });
   }
 
@@ -109,7 +107,17 @@ export function SubmitRequestPage() {
               Your client information could not be loaded: {failureText(profile.error)}
             </p>
           )}
-          <ContactDetails contact={contact} />
+          {profile.status === 'ready' && (
+            <>
+              <ContactDetails contact={contact} address={savedAddress === undefined ? profile.data.address : savedAddress} />
+              <CompanyAddressForm
+                userId={userId}
+                address={savedAddress === undefined ? profile.data.address : savedAddress}
+                onSaved={(saved) => setSavedAddress(saved.address)}
+              />
+            </>
+          )}
+          {profile.status !== 'ready' && <ContactDetails contact={contact} />}
         </section>
 
         <form className="request-form" onSubmit={onSubmit} noValidate>

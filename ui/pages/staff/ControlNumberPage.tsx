@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useParams } from 'react-router-dom';
 import { getControlNumber, getLastApprovedControlNumber } from '../../api/desk.js';
+import { NextPendingButton } from '../../components/desk/NextPendingButton.js';
 import { NavButton } from '../../components/NavButton.js';
 import { Page } from '../../components/Page.js';
 import { failureText, useLoad } from '../../hooks/useLoad.js';
@@ -31,6 +32,7 @@ export function ControlNumberPage() {
         <NavButton to={`/home/staff/${userId}`} variant="primary">
           Done
         </NavButton>
+        <NextPendingButton userId={userId} />
       </div>
     </Page>
   );

@@ -1,16 +1,25 @@
 import { useCallback, useId, useState } from 'react';
 import { FAMILIES, FAMILY_LABELS } from '../../../server/domain/catalog.js';
-import { FAMILY_COMPLETION_KEY, type ForReleaseRow } from '../../../server/domain/completion.js';
+import { familiesOf } from '../../../server/domain/requestShape.js';
 import { testResultsBySample } from '../../../server/domain/resultShape.js';
-import { listForRelease, rejectRequest, releaseRequest } from '../../api/desk.js';
+import { rejectRequest, releaseRequest } from '../../api/desk.js';
+import type { QueueRow } from '../../api/queues.js';
 import { getRequestDetail } from '../../api/requests.js';
 import { getCombinedResult } from '../../api/results.js';
+import { RELEASE_MEANING } from '../../../server/domain/certificate.js';
+import { RejectDialog } from '../../components/desk/RejectDialog.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
+import { SignatureDialog } from '../../components/SignatureDialog.js';
 import { Page } from '../../components/Page.js';
+import { PositiveFinding } from '../../components/queue/PositiveFinding.js';
+import { QueueFooter } from '../../components/queue/QueueFooter.js';
+import { useDeskQueue } from '../../components/queue/useDeskQueue.js';
+import { formatDay, formatTimestampDay, purposeText } from '../../components/requests/format.js';
 import { SampleResults } from '../../components/requests/SampleResults.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import '../../styles/client.css';
 import '../../styles/staff.css';
+import '../../styles/queue.css';
 
 /** /for-release/{userId}: requests with complete results, to release to the client (or reject). */
 export function ForReleasePage() {
@@ -25,35 +34,35 @@ export function ForReleasePage() {
 
 function ReleaseList({ onChange }: { onChange: () => void }) {
   const id = useId();
-  const state = useLoad(useCallback((signal: AbortSignal) => listForRelease(signal), []));
+  const { queue, controls } = useDeskQueue('for-release', 'control number, company or lot', 'requests for release');
   const [open, setOpen] = useState<number | null>(null);
-  const [busy, setBusy] = useState(false);
 
-  async function act(request: ForReleaseRow, action: 'release' | 'reject') {
-    const number = request.controlNumber ?? `request ${request.requestId}`;
-    const question =
-      action === 'release' ? `Release the results of ${number} to the client?` : `Reject ${number}? The client will be told.`;
-    if (!window.confirm(question)) return;
-    setBusy(true);
-    try {
-      if (action === 'release') await releaseRequest(request.requestId);
-      else await rejectRequest(request.requestId);
-      window.alert(action === 'release' ? 'Request released successfully' : 'Request has been rejected');
-      onChange();
-    } catch (error) {
-      console.error(`Could not ${action} request ${request.requestId}:`, error);
-      window.alert('Failed to release request. Please try again.');
-      setBusy(false);
-    }
+  // Release is a signature (DESIGN.md section 10): the dialog asks for the password.
+  const [signing, setSigning] = useState<QueueRow | null>(null);
+
+  async function release(request: QueueRow, password: string) {
+    await releaseRequest(request.requestId, password);
+    setSigning(null);
+    window.alert('Request released successfully');
+    onChange();
+  }
+
+  // The dialog asks the reason and shows a failure itself (SPEC section 8's text).
+  const [rejecting, setRejecting] = useState<QueueRow | null>(null);
+
+  async function reject(request: QueueRow, reason: string) {
+    await rejectRequest(request.requestId, reason);
+    setRejecting(null);
+    window.alert('Request has been rejected');
+    onChange();
   }
 
   return (
     <>
-      <LoadStatus state={state} />
-      {state.status === 'ready' && state.data.length === 0 && <p className="empty">There are no requests for release at the moment.</p>}
-      {state.status === 'ready' && state.data.length > 0 && (
+      {controls}
+      {queue.rows.length > 0 && (
         <ul className="release-list">
-          {state.data.map((r) => {
+          {queue.rows.map((r) => {
             const expanded = open === r.requestId;
             const panel = `${id}-results-${r.requestId}`;
             return (
@@ -72,22 +81,30 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
                       {r.controlNumber}
                     </button>
                   </h2>
+                  {r.anyPositive && <PositiveFinding />}
                   <dl className="release-families">
-                    {FAMILIES.filter((family) => r[family]).map((family) => {
-                      const complete = r[FAMILY_COMPLETION_KEY[family]];
-                      return (
-                        <div key={family} className="release-family">
-                          <dt>{FAMILY_LABELS[family]}</dt>
-                          <dd className={complete ? 'family-complete' : 'family-pending'}>{complete ? 'Completed' : 'Pending'}</dd>
-                        </div>
-                      );
-                    })}
+                    {/* Every analysis of a request awaiting release is complete. */}
+                    {FAMILIES.filter((family) => familiesOf(r.tests).includes(family)).map((family) => (
+                      <div key={family} className="release-family">
+                        <dt>{FAMILY_LABELS[family]}</dt>
+                        <dd className="family-complete">Completed</dd>
+                      </div>
+                    ))}
                   </dl>
+                  <p className="queue-meta release-meta">
+                    <span className="break-anywhere">{r.companyName}</span>
+                    <span>{purposeText(r.purpose, null)}</span>
+                    <span>
+                      {r.samples} sample{r.samples === 1 ? '' : 's'}
+                    </span>
+                    <span>Waiting since {formatTimestampDay(r.waitingSince)}</span>
+                    {r.dueDate && <span>Due {formatDay(r.dueDate)}</span>}
+                  </p>
                   <div className="release-actions">
-                    <button type="button" className="button button-primary" disabled={busy} onClick={() => void act(r, 'release')}>
+                    <button type="button" className="button button-primary" onClick={() => setSigning(r)}>
                       Release
                     </button>
-                    <button type="button" className="button button-negative" disabled={busy} onClick={() => void act(r, 'reject')}>
+                    <button type="button" className="button button-negative" onClick={() => setRejecting(r)}>
                       Reject
                     </button>
                   </div>
@@ -99,6 +116,25 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
             );
           })}
         </ul>
+      )}
+      <QueueFooter queue={queue} empty="There are no requests for release at the moment." what="requests for release" />
+      {signing && (
+        <SignatureDialog
+          title={`Release the results of ${signing.controlNumber ?? `request ${signing.requestId}`}`}
+          meaning={RELEASE_MEANING}
+          signLabel="Sign and release"
+          failureMessage="Failed to release request. Please try again."
+          onSign={(password) => release(signing, password)}
+          onClose={() => setSigning(null)}
+        />
+      )}
+      {rejecting && (
+        <RejectDialog
+          subject={rejecting.controlNumber ?? `request ${rejecting.requestId}`}
+          failureMessage="Failed to release request. Please try again."
+          onReject={(reason) => reject(rejecting, reason)}
+          onClose={() => setRejecting(null)}
+        />
       )}
     </>
   );

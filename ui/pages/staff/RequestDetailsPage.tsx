@@ -1,11 +1,15 @@
 import { useCallback, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { approveRequest, getPendingRequest, rejectRequest } from '../../api/desk.js';
+import { RejectDialog } from '../../components/desk/RejectDialog.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
 import { BackArrow } from '../../components/requests/BackArrow.js';
 import { RequestMessages } from '../../components/requests/RequestMessages.js';
 import { RequestSummary } from '../../components/requests/RequestSummary.js';
+import { ReceptionPanel } from '../../components/traceability/ReceptionPanel.js';
+import { labelsUrl } from '../../api/traceability.js';
+import { acceptsResults } from '../../../server/domain/requestStatus.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import '../../styles/client.css';
 import '../../styles/staff.css';
@@ -16,6 +20,7 @@ export function RequestDetailsPage() {
   const navigate = useNavigate();
   const state = useLoad(useCallback((signal: AbortSignal) => getPendingRequest(requestId, signal), [requestId]));
   const [busy, setBusy] = useState(false);
+  const [rejecting, setRejecting] = useState(false);
 
   async function approve() {
     setBusy(true);
@@ -29,17 +34,11 @@ export function RequestDetailsPage() {
     }
   }
 
-  async function reject() {
-    setBusy(true);
-    try {
-      await rejectRequest(requestId);
-      window.alert('Request rejected successfully!');
-      navigate(`/home/staff/${userId}`);
-    } catch (error) {
-      console.error('Rejecting request failed:', error);
-      window.alert('Error rejecting request. Please try again.');
-      setBusy(false);
-    }
+  // The dialog shows a failure itself (SPEC section 8's text); success is SPEC's alert, then home.
+  async function reject(reason: string) {
+    await rejectRequest(requestId, reason);
+    window.alert('Request rejected successfully!');
+    navigate(`/home/staff/${userId}`);
   }
 
   const pending = state.status === 'ready' && state.data.requestStatus === 'PENDING_REVIEW';
@@ -50,20 +49,40 @@ export function RequestDetailsPage() {
       <LoadStatus state={state} />
       {state.status === 'ready' && (
         <>
-          <RequestSummary request={state.data} samples={state.data.samples} />
-          <RequestMessages requestId={state.data.requestId} requestStatus={state.data.requestStatus} />
+          {/* The decision first, so a long request need not be scrolled through to act on it. */}
           {pending && (
-            <div className="actions">
+            <div className="actions decision-actions">
               <button type="button" className="button button-primary" disabled={busy} onClick={() => void approve()}>
                 Approve
               </button>
-              <button type="button" className="button button-negative" disabled={busy} onClick={() => void reject()}>
+              <button type="button" className="button button-negative" disabled={busy} onClick={() => setRejecting(true)}>
                 Reject
               </button>
               <Link className="button button-secondary" to={`/request-additional-info/${userId}/${requestId}`}>
                 Request Additional Information
               </Link>
             </div>
+          )}
+          <RequestSummary request={state.data} samples={state.data.samples} />
+          <RequestMessages requestId={state.data.requestId} requestStatus={state.data.requestStatus} />
+          {acceptsResults(state.data.requestStatus) && <ReceptionPanel requestId={state.data.requestId} />}
+          <div className="actions">
+            <Link className="button button-secondary" to={`/request-timeline/${userId}/${requestId}`}>
+              Timeline
+            </Link>
+            {state.data.controlNumber && (
+              <a className="button button-secondary" href={labelsUrl(requestId)} download={`labels-${state.data.controlNumber}.pdf`}>
+                Print labels
+              </a>
+            )}
+          </div>
+          {rejecting && (
+            <RejectDialog
+              subject={state.data.controlNumber ?? `request ${state.data.requestId}`}
+              failureMessage="Error rejecting request. Please try again."
+              onReject={reject}
+              onClose={() => setRejecting(false)}
+            />
           )}
         </>
       )}

@@ -19,15 +19,26 @@ export function StaffHomePage() {
       icon: '✓',
     },
     {
+      title: 'Released',
+      to: `/released/${userId}`,
+      description: 'Certificates of released requests; amend their results.',
+      icon: '▤',
+    },
+    {
       title: 'Database',
       to: `/receive-release-database/${userId}`,
       description: 'Monthly positive and negative counts per test.',
       icon: '▦',
     },
   ];
+  const traceability: HomeCard[] = [
+    { title: 'Turnaround', to: `/turnaround/${userId}`, description: 'Open requests by age and due date, late ones first.', icon: '⏱' },
+    { title: 'Audit Trail', to: `/audit-trail/${userId}`, description: 'Who changed what, and when.', icon: '☰' },
+  ];
   return (
     <Page title="Welcome to the Receive and Release Portal, Staff!" note="Choose a task." width="wide">
       <HomeCards cards={cards} label="Receive and release tasks" />
+      <HomeCards cards={traceability} label="Traceability" />
     </Page>
   );
 }

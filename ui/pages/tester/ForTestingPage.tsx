@@ -1,18 +1,27 @@
-import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Group } from '../../../server/domain/catalog.js';
-import { DISCIPLINE_GROUPS } from '../../../server/domain/catalog.js';
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import { DISCIPLINE_GROUPS, findAnalyte, type Group } from '../../../server/domain/catalog.js';
+import type { QueueSort, WorkState } from '../../../server/domain/queue.js';
 import { GROUP_WIRE } from '../../../server/domain/resultShape.js';
 import { canOpenTestPanel, NO_PERMISSION_MESSAGE, type Discipline } from '../../../server/domain/roles.js';
-import { getCombinedResult, listForTesting, saveGroupResults, type ForTestingRequest } from '../../api/results.js';
-import { DragScrollList } from '../../components/DragScrollList.js';
+import { queuePath, saveRequestResults, type QueueRow } from '../../api/queues.js';
+import { getCombinedResult } from '../../api/results.js';
 import { Page } from '../../components/Page.js';
-import { draftsFromResults, groupsToTest, payloadFor, type ResultDraft } from '../../components/testing/drafts.js';
+import { QueueControls } from '../../components/queue/QueueControls.js';
+import { QueueFooter } from '../../components/queue/QueueFooter.js';
+import { formatDay, formatTimestampDay } from '../../components/requests/format.js';
+import { draftsFromAnalyses, draftsFromResults, entriesOf, unsavedKeys, type ResultDraft } from '../../components/testing/drafts.js';
+import { hasLocalDrafts, readLocalDrafts, writeLocalDrafts } from '../../components/testing/localDrafts.js';
 import { SampleInfoPanel } from '../../components/testing/SampleInfoPanel.js';
 import { TestEntryPanel } from '../../components/testing/TestEntryPanel.js';
 import { DISCIPLINE_INFO } from '../../disciplines.js';
-import { failureText, logFailure, useLoad, type Loaded } from '../../hooks/useLoad.js';
+import { useDragScroll } from '../../hooks/useDragScroll.js';
+import { failureText, type Loaded } from '../../hooks/useLoad.js';
+import { useQueue } from '../../hooks/useQueue.js';
+import { useUnsavedGuard } from '../../hooks/useUnsavedGuard.js';
 import { useSession } from '../../session.js';
 import '../../styles/testing.css';
+import '../../styles/queue.css';
+import { ReceiptNote } from '../../components/traceability/ReceiptNote.js';
 
 /** SPEC section 2, quoted exactly (trailing spaces included). */
 const EMPTY_LIST: Record<Discipline, string> = {
@@ -21,7 +30,7 @@ const EMPTY_LIST: Record<Discipline, string> = {
   molbio: 'There are no ongoing Molecular Biology tests. ',
 };
 
-/** SPEC section 8: how a failed group save is reported. */
+/** SPEC section 8: how a failed save is reported (named after the group of the first entry sent). */
 const SAVE_FAILURE: Record<Group, string> = {
   chemElisa: 'Failed to save ELISA results: ',
   chemMicrobial: 'Failed to save chemical microbial results: ',
@@ -30,35 +39,59 @@ const SAVE_FAILURE: Record<Group, string> = {
 };
 
 const SAVED = 'Changes saved successfully!';
+const NOTHING_TO_SAVE = 'Nothing to save';
 /** SPEC section 9: the status message near Save clears after 3 seconds. */
 const STATUS_MS = 3000;
 
+const WORK_CHOICES: ReadonlyArray<{ value: WorkState; label: string }> = [
+  { value: 'outstanding', label: 'Outstanding' },
+  { value: 'finished', label: 'Finished' },
+  { value: 'all', label: 'All' },
+];
+
+type Drafts = Record<string, ResultDraft>;
+
+const DAY_MS = 86_400_000;
+const ageOf = (iso: string) => {
+  const days = Math.floor((Date.now() - new Date(iso).getTime()) / DAY_MS);
+  return days <= 0 ? 'today' : days === 1 ? '1 day ago' : `${days} days ago`;
+};
+
 /**
- * /for-testing-{discipline}/{userId}: the requests needing this discipline's tests. Each row opens
- * its result entry panel or its sample information (one row at a time) and saves its results, each
- * group of each sample to its own call. A request's stored results prefill its panel: they are read
- * (getResult, this discipline's lists only) when the panel first opens, not for every open request
- * up front, which on a busy laboratory is megabytes the tester mostly never looks at.
+ * /for-testing-{discipline}/{userId}: the requests with this discipline's work outstanding, a page
+ * at a time (searchable by control number, oldest or most urgent first, finished ones on asking).
+ * Each row opens its result entry panel or its sample information; Save (in the row, as SPEC has it,
+ * and sticky at the bottom of the open panel) writes the whole request's entries in one call and one
+ * transaction. Unsaved entries are marked, kept in localStorage until saved, and leaving asks first.
  */
 export function ForTestingPage({ discipline }: { discipline: Discipline }) {
   const info = DISCIPLINE_INFO[discipline];
   const { user } = useSession();
+  const userId = user?.userId ?? '';
   const mayEnter = canOpenTestPanel(user?.userType, discipline);
 
-  const state = useLoad(useCallback((signal: AbortSignal) => logFailure('Network response was not ok', signal, listForTesting(signal)), []));
-  const requests = state.status === 'ready' ? state.data : [];
+  const [q, setQ] = useState('');
+  const [sort, setSort] = useState<QueueSort>('oldest');
+  const [workState, setWorkState] = useState<WorkState>('outstanding');
+  const queue = useQueue(queuePath('for-testing', { q: q || null, sort, state: workState === 'outstanding' ? null : workState }));
+  const dragRef = useDragScroll<HTMLDivElement>();
 
   /** Per request: its stored results as drafts, once its panel has been opened. */
-  const [stored, setStored] = useState<Record<number, Loaded<Record<string, ResultDraft>>>>({});
-  const [edits, setEdits] = useState<Record<string, ResultDraft>>({});
-  const drafts = useMemo(() => {
-    const prefilled = Object.values(stored).map((s) => (s.status === 'ready' ? s.data : {}));
-    return Object.assign({}, ...prefilled, edits) as Record<string, ResultDraft>;
-  }, [stored, edits]);
+  const [stored, setStored] = useState<Record<number, Loaded<Drafts>>>({});
+  /** Per request: what the tester typed (kept locally until saved). */
+  const [edits, setEdits] = useState<Record<number, Drafts>>({});
   const [openTests, setOpenTests] = useState<number | null>(null);
   const [openInfo, setOpenInfo] = useState<number | null>(null);
   const [saving, setSaving] = useState<number | null>(null);
   const [statusText, setStatusText] = useState<Record<number, string>>({});
+
+  const storedOf = (id: number): Drafts => (stored[id]?.status === 'ready' ? (stored[id] as { data: Drafts }).data : {});
+  const unsavedOf = (id: number) => new Set(stored[id]?.status === 'ready' ? unsavedKeys(edits[id] ?? {}, storedOf(id)) : []);
+  const anyUnsaved = useMemo(
+    () => Object.entries(edits).some(([id, e]) => stored[Number(id)]?.status === 'ready' && unsavedKeys(e, (stored[Number(id)] as { data: Drafts }).data).length > 0),
+    [edits, stored],
+  );
+  useUnsavedGuard(anyUnsaved);
 
   const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
   useEffect(() => {
@@ -66,23 +99,35 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
     return () => pending.forEach(clearTimeout);
   }, []);
 
+  async function loadStored(requestId: number): Promise<Drafts> {
+    setStored((s) => ({ ...s, [requestId]: { status: 'loading' } }));
+    setEdits((e) => (e[requestId] ? e : { ...e, [requestId]: readLocalDrafts(userId, requestId) }));
+    try {
+      const combined = await getCombinedResult(requestId);
+      const data = draftsFromResults(DISCIPLINE_GROUPS[discipline].map((g) => combined[GROUP_WIRE[g].list]));
+      setStored((s) => ({ ...s, [requestId]: { status: 'ready', data } }));
+      return data;
+    } catch (error) {
+      console.error(`Could not load the results of request ${requestId}`, error);
+      // Opening the panel again tries again.
+      setStored((s) => ({ ...s, [requestId]: { status: 'error', error } }));
+      throw error;
+    }
+  }
+
   function toggleTests(requestId: number) {
     if (openTests === requestId) return setOpenTests(null);
     setOpenTests(requestId);
     const status = stored[requestId]?.status;
-    if (status === 'ready' || status === 'loading') return;
-    setStored((s) => ({ ...s, [requestId]: { status: 'loading' } }));
-    getCombinedResult(requestId).then(
-      (combined) => {
-        const data = draftsFromResults(DISCIPLINE_GROUPS[discipline].map((g) => combined[GROUP_WIRE[g].list]));
-        setStored((s) => ({ ...s, [requestId]: { status: 'ready', data } }));
-      },
-      (error: unknown) => {
-        console.error(`Could not load the results of request ${requestId}`, error);
-        // Opening the panel again tries again.
-        setStored((s) => ({ ...s, [requestId]: { status: 'error', error } }));
-      },
-    );
+    if (status !== 'ready' && status !== 'loading') loadStored(requestId).catch(() => undefined);
+  }
+
+  function edit(requestId: number, key: string, draft: ResultDraft) {
+    setEdits((e) => {
+      const next = { ...e[requestId], [key]: draft };
+      writeLocalDrafts(userId, requestId, Object.fromEntries(unsavedKeys(next, storedOf(requestId)).map((k) => [k, next[k]])));
+      return { ...e, [requestId]: next };
+    });
   }
 
   function showStatus(requestId: number, text: string) {
@@ -94,24 +139,34 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
     );
   }
 
-  async function save(request: ForTestingRequest) {
-    if (request.samples.length === 0) {
+  async function save(request: QueueRow) {
+    const id = request.requestId;
+    if ((request.sampleList ?? []).length === 0) {
       window.alert('No sample ID found for this request');
-      showStatus(request.requestId, 'No sample ID found for this request');
+      showStatus(id, 'No sample ID found for this request');
       return;
     }
-    setSaving(request.requestId);
-    let outcome = SAVED;
+    setSaving(id);
+    let outcome: string;
     try {
-      for (const { group, analytes } of groupsToTest(request, discipline)) {
-        for (const sample of request.samples) {
-          const payload = payloadFor(analytes, sample.sampleId, drafts);
-          if (!payload) continue;
-          try {
-            await saveGroupResults(group, sample.sampleId, payload);
-          } catch (error) {
-            throw new Error(SAVE_FAILURE[group] + failureText(error), { cause: error });
-          }
+      const before = stored[id]?.status === 'ready' ? storedOf(id) : await loadStored(id);
+      const local = edits[id] ?? readLocalDrafts(userId, id);
+      const entries = entriesOf(local, before);
+      if (entries.length === 0) {
+        outcome = NOTHING_TO_SAVE;
+      } else {
+        try {
+          const saved = await saveRequestResults(id, entries);
+          const data = draftsFromAnalyses(saved.analyses);
+          setStored((s) => ({ ...s, [id]: { status: 'ready', data } }));
+          setEdits((e) => ({ ...e, [id]: {} }));
+          writeLocalDrafts(userId, id, {});
+          const complete = saved.analyses.filter((a) => a.value !== null && a.remark !== null).length;
+          queue.update(id, { ...request, requestStatus: saved.requestStatus, progress: { entered: complete, total: saved.analyses.length } });
+          outcome = saved.changed > 0 ? SAVED : NOTHING_TO_SAVE;
+        } catch (error) {
+          const group = findAnalyte(entries[0].testCode)?.group ?? DISCIPLINE_GROUPS[discipline][0];
+          throw new Error(SAVE_FAILURE[group] + failureText(error), { cause: error });
         }
       }
     } catch (error) {
@@ -120,17 +175,20 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
       setSaving(null);
     }
     window.alert(outcome);
-    showStatus(request.requestId, outcome);
+    showStatus(id, outcome);
   }
 
   return (
     <Page title="For Testing" documentTitle={`For Testing (${info.name})`} note="Drag the sides of the container to scroll!" width="wide">
-      <DragScrollList
-        className="testing-list"
-        state={state}
-        rows={requests.length}
-        empty={EMPTY_LIST[discipline]}
-      >
+      <QueueControls
+        searchWhat="control number"
+        onSearch={setQ}
+        sort={sort}
+        sorts={['oldest', 'urgent']}
+        onSort={setSort}
+        filter={{ label: 'Show', value: workState, choices: WORK_CHOICES, onChange: (v) => setWorkState(v as WorkState) }}
+      />
+      <div ref={dragRef} className="table-wrap drag-scroll testing-list">
         <table className="testing-table">
           <thead>
             <tr>
@@ -141,18 +199,47 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
             </tr>
           </thead>
           <tbody>
-            {requests.map((r) => {
+            {queue.rows.map((r) => {
               const name = r.controlNumber ?? `request ${r.requestId}`;
               const testsOpen = openTests === r.requestId;
               const infoOpen = openInfo === r.requestId;
               const testsId = `tests-${r.requestId}`;
               const infoId = `samples-${r.requestId}`;
               const results = stored[r.requestId];
+              const unsaved = unsavedOf(r.requestId);
+              const hasDrafts = unsaved.size > 0 || (results?.status !== 'ready' && hasLocalDrafts(userId, r.requestId));
+              const saveButton = (where: string) => (
+                <button
+                  type="button"
+                  className="button button-primary button-small"
+                  disabled={!mayEnter || saving !== null}
+                  onClick={() => void save(r)}
+                >
+                  {saving === r.requestId ? 'Saving...' : 'Save'}
+                  <span className="visually-hidden">
+                    {' '}
+                    {where} of {name}
+                  </span>
+                </button>
+              );
               return (
                 <Fragment key={r.requestId}>
-                  <tr>
+                  <tr className={hasDrafts ? 'row-unsaved' : undefined}>
                     <th scope="row">{name}</th>
                     <td>
+                      <p className="queue-meta">
+                        {r.progress && (
+                          <span className={r.progress.entered === r.progress.total ? 'meta-done' : undefined}>
+                            {r.progress.entered}/{r.progress.total} entered
+                          </span>
+                        )}
+                        <span>
+                          {r.samples} sample{r.samples === 1 ? '' : 's'}
+                        </span>
+                        <span>Approved {formatTimestampDay(r.waitingSince)} ({ageOf(r.waitingSince)})</span>
+                        {r.dueDate && <span>Due {formatDay(r.dueDate)}</span>}
+                        {hasDrafts && <span className="analyte-flag flag-unsaved">Unsaved entries</span>}
+                      </p>
                       <button
                         type="button"
                         className="button button-secondary button-small"
@@ -177,18 +264,11 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
                         View Sample Information
                         <span className="visually-hidden"> of {name}</span>
                       </button>
+                      {r.receipt?.flagged && <p className="receipt-warning">⚠ Sample reception flagged</p>}
                     </td>
                     <td>
                       <div className="save-cell">
-                        <button
-                          type="button"
-                          className="button button-primary button-small"
-                          disabled={!mayEnter || saving !== null}
-                          onClick={() => void save(r)}
-                        >
-                          {saving === r.requestId ? 'Saving...' : 'Save'}
-                          <span className="visually-hidden"> changes of {name}</span>
-                        </button>
+                        {saveButton('changes')}
                         <span className="save-status" role="status">
                           {statusText[r.requestId] ?? ''}
                         </span>
@@ -199,7 +279,8 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
                     <tr className="panel-row">
                       <td colSpan={4} id={infoId}>
                         <h2 className="panel-title">Sample Information of {name}</h2>
-                        <SampleInfoPanel samples={r.samples} />
+                        <SampleInfoPanel samples={r.sampleList ?? []} />
+                        {r.receipt && <ReceiptNote receipt={r.receipt} />}
                       </td>
                     </tr>
                   )}
@@ -210,12 +291,21 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
                           {info.name} Tests of {name}
                         </h2>
                         {results?.status === 'ready' ? (
-                          <TestEntryPanel
-                            request={r}
-                            discipline={discipline}
-                            drafts={drafts}
-                            onChange={(key, draft) => setEdits((e) => ({ ...e, [key]: draft }))}
-                          />
+                          <>
+                            <TestEntryPanel
+                              request={{ tests: r.tests, samples: r.sampleList ?? [] }}
+                              discipline={discipline}
+                              drafts={{ ...results.data, ...edits[r.requestId] }}
+                              unsaved={unsaved}
+                              onChange={(key, draft) => edit(r.requestId, key, draft)}
+                            />
+                            <div className="panel-save">
+                              {saveButton('all results')}
+                              <span className="save-status" aria-hidden="true">
+                                {statusText[r.requestId] ?? (unsaved.size > 0 ? `${unsaved.size} unsaved` : '')}
+                              </span>
+                            </div>
+                          </>
                         ) : results?.status === 'error' ? (
                           <p role="alert">The stored results could not be loaded: {failureText(results.error)}</p>
                         ) : (
@@ -229,7 +319,8 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
             })}
           </tbody>
         </table>
-      </DragScrollList>
+        <QueueFooter queue={queue} empty={EMPTY_LIST[discipline]} what="list of requests for testing" />
+      </div>
     </Page>
   );
 }

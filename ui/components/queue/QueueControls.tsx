@@ -1,0 +1,71 @@
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import type { QueueSort } from '../../../server/domain/queue.js';
+
+const SORT_LABELS: Record<QueueSort, string> = { oldest: 'Oldest first', urgent: 'Most urgent first', newest: 'Newest first' };
+
+export interface QueueChoice {
+  value: string;
+  label: string;
+}
+
+export interface QueueControlsProps {
+  /** What the search box searches, e.g. 'control number, company or lot'. */
+  searchWhat: string;
+  onSearch: (q: string) => void;
+  sort: QueueSort;
+  sorts: readonly QueueSort[];
+  /** Names of the sorts where the list's own words fit better (a client's 'urgent' is the expected date). */
+  sortLabels?: Partial<Record<QueueSort, string>>;
+  onSort: (sort: QueueSort) => void;
+  /** A filter (status, work state, discipline): its label, choices and value. */
+  filter?: { label: string; value: string; choices: readonly QueueChoice[]; onChange: (value: string) => void };
+  /** Extra controls at the end (e.g. the CSV export link). */
+  children?: ReactNode;
+}
+
+/** Search (applied 300 ms after typing stops, or on Enter), sort and one filter above a work queue. */
+export function QueueControls({ searchWhat, onSearch, sort, sorts, sortLabels, onSort, filter, children }: QueueControlsProps) {
+  const id = useId();
+  const [text, setText] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => onSearch(text.trim()), 300);
+    return () => clearTimeout(timer);
+  }, [text, onSearch]);
+  return (
+    <form className="queue-controls" role="search" onSubmit={(e) => (e.preventDefault(), onSearch(text.trim()))}>
+      <label htmlFor={`${id}-q`}>
+        Search <span className="visually-hidden">by {searchWhat}</span>
+      </label>
+      <input
+        id={`${id}-q`}
+        className="text-input"
+        type="search"
+        placeholder={searchWhat}
+        value={text}
+        maxLength={100}
+        onChange={(e) => setText(e.target.value)}
+      />
+      {filter && (
+        <>
+          <label htmlFor={`${id}-filter`}>{filter.label}</label>
+          <select id={`${id}-filter`} className="text-input" value={filter.value} onChange={(e) => filter.onChange(e.target.value)}>
+            {filter.choices.map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </>
+      )}
+      <label htmlFor={`${id}-sort`}>Sort</label>
+      <select id={`${id}-sort`} className="text-input" value={sort} onChange={(e) => onSort(e.target.value as QueueSort)}>
+        {sorts.map((s) => (
+          <option key={s} value={s}>
+            {sortLabels?.[s] ?? SORT_LABELS[s]}
+          </option>
+        ))}
+      </select>
+      {children}
+    </form>
+  );
+}
