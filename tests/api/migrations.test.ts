@@ -3,11 +3,11 @@ import { migrateLatest, migrateRollback, migrationStatus } from '../../server/db
 import { migrationSource } from '../../server/db/migrations/index.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
 
-const ALL = ['001_initial', '002_list_indexes'];
+const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate'];
 
 const TABLES = [
   'users', 'clients', 'requests', 'request_tests', 'samples', 'analyses', 'request_messages', 'audit_log',
-  'sessions', 'one_time_codes', 'rate_limits', 'control_number_counters',
+  'sessions', 'one_time_codes', 'rate_limits', 'control_number_counters', 'reports', 'report_counts', 'sample_receipts', 'outbox', 'report_withdrawals',
 ];
 
 describe(`migrations (${databaseKind()})`, () => {
@@ -17,10 +17,11 @@ describe(`migrations (${databaseKind()})`, () => {
   });
   afterAll(() => database?.drop());
 
-  const indexesOfRequests = async (): Promise<string[]> =>
+  const indexesOf = async (table: string): Promise<string[]> =>
     database.kind === 'postgres'
-      ? (await database.db('pg_indexes').where({ tablename: 'requests', schemaname: database.db.raw('current_schema()') }).pluck('indexname'))
-      : (await database.db('sqlite_master').where({ type: 'index', tbl_name: 'requests' }).pluck('name'));
+      ? (await database.db('pg_indexes').where({ tablename: table, schemaname: database.db.raw('current_schema()') }).pluck('indexname'))
+      : (await database.db('sqlite_master').where({ type: 'index', tbl_name: table }).pluck('name'));
+  const indexesOfRequests = () => indexesOf('requests');
 
   const existing = async () => {
     const found: string[] = [];
@@ -51,10 +52,59 @@ describe(`migrations (${databaseKind()})`, () => {
     expect(await releasedIndexes()).toHaveLength(1);
   });
 
+  it('010_perf_indexes widens the analyses index of the queues to cover remark and value, and narrows it again', async () => {
+    const queueIndexes = async () => (await indexesOf('analyses')).filter((name) => name.startsWith('analyses_request_id_result_group'));
+    expect(await queueIndexes()).toEqual(['analyses_request_id_result_group_remark_value_index']);
+    await database.db.migrate.down({ migrationSource, name: '010_perf_indexes' });
+    expect(await queueIndexes()).toEqual(['analyses_request_id_result_group_index']);
+    expect(await migrateLatest(database.db)).toEqual(['010_perf_indexes']);
+    expect(await queueIndexes()).toEqual(['analyses_request_id_result_group_remark_value_index']);
+  });
+
+  it('008_list_search_indexes adds the indexes of the queues (due date, client and status) and takes them away again', async () => {
+    const queueIndexes = async () => (await indexesOfRequests()).filter((name) => name.includes('due_date') || name.includes('client_user_id_status'));
+    expect(await queueIndexes()).toHaveLength(3);
+    await database.db.migrate.down({ migrationSource, name: '008_list_search_indexes' });
+    expect(await queueIndexes()).toEqual([]);
+    expect(await migrateLatest(database.db)).toEqual(['008_list_search_indexes']);
+    expect(await queueIndexes()).toHaveLength(3);
+  });
+
+  it('009_client_address_withdrawals adds the client address and the report withdrawals, and takes them away again', async () => {
+    expect(await database.db.schema.hasColumn('clients', 'address')).toBe(true);
+    await database.db.migrate.down({ migrationSource, name: '009_client_address_withdrawals' });
+    expect(await database.db.schema.hasColumn('clients', 'address')).toBe(false);
+    expect(await database.db.schema.hasTable('report_withdrawals')).toBe(false);
+    expect(await migrateLatest(database.db)).toEqual(['009_client_address_withdrawals']);
+    expect(await existing()).toEqual(TABLES);
+  });
+
   it('enforces unique e-mails and foreign keys', async () => {
     const row = { first_name: 'A', last_name: 'B', email: 'same@example.test', password_hash: 'x', role: 'client', created_at: 'now', updated_at: 'now' };
     await database.db('users').insert(row);
     await expect(database.db('users').insert(row)).rejects.toThrow();
     await expect(database.db('clients').insert({ user_id: 999999, company_name: 'X', lto_no: 'Y', classification: 'Z' })).rejects.toThrow();
+  });
+
+  it('005_reception keeps audit_log append-only: the database refuses UPDATE and DELETE, and rollback lifts that', async () => {
+    await database.db('audit_log').insert({ at: '2026-01-01T00:00:00.000Z', action: 'test.entry' });
+    await expect(database.db('audit_log').where('action', 'test.entry').update({ action: 'test.changed' })).rejects.toThrow(/append-only/);
+    await expect(database.db('audit_log').where('action', 'test.entry').delete()).rejects.toThrow(/append-only/);
+    expect(Number((await database.db('audit_log').where('action', 'test.entry').count({ n: '*' }))[0].n)).toBe(1);
+
+    await database.db.migrate.down({ migrationSource, name: '005_reception' });
+    expect(await database.db.schema.hasTable('sample_receipts')).toBe(false);
+    expect(await database.db('audit_log').where('action', 'test.entry').update({ action: 'test.changed' })).toBe(1);
+    expect(await migrateLatest(database.db)).toEqual(['005_reception']);
+    await expect(database.db('audit_log').where('action', 'test.changed').delete()).rejects.toThrow(/append-only/);
+  });
+
+  it('011_audit_truncate refuses emptying audit_log at once (TRUNCATE on PostgreSQL, DELETE FROM on SQLite)', async () => {
+    const count = async () => Number((await database.db('audit_log').count({ n: '*' }))[0].n);
+    await database.db('audit_log').insert({ at: '2026-01-02T00:00:00.000Z', action: 'test.kept' });
+    const before = await count();
+    await expect(database.db('audit_log').truncate()).rejects.toThrow(/append-only/);
+    await expect(database.db.raw(database.kind === 'postgres' ? 'TRUNCATE audit_log CASCADE' : 'DELETE FROM audit_log')).rejects.toThrow(/append-only/);
+    expect(await count()).toBe(before);
   });
 });

@@ -38,9 +38,9 @@ describe(`monthly reports (${databaseKind()})`, () => {
       // ELISA: beta_agonists is reported as betaAgonists
       { clientUserId: c, tests: ['beta_agonists'], status: 'FOR_RELEASE', result: () => result('positive', '2025-11-11') },
     ]);
-    // the request with a positive on 2025-01-05 gets rejected
+    // the request with a positive on 2025-01-05 gets rejected at the desk
     const rejected = await app.db('analyses').where({ analysis_date: '2025-01-05', remark: 'positive' }).first('request_id');
-    await app.db('requests').where('id', rejected.request_id).update({ status: 'REJECTED' });
+    expect((await staff.http.put(`/requests/reject/${rejected.request_id}`)).status).toBe(200);
   });
   afterAll(() => app?.close());
 
@@ -92,6 +92,16 @@ describe(`monthly reports (${databaseKind()})`, () => {
     const unknown = await staff.http.get('/api/reports/nosuchreport');
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toContain('microbioreport');
+  });
+
+  it("offers only the years in which the caller's reports have counts, most recent first", async () => {
+    expect((await staff.http.get('/api/reports/years')).body).toEqual([2025, 2024]);
+    // A tester's own discipline only: chemistry has its ELISA positive of 2025; molecular biology nothing yet.
+    expect((await (await app.signedIn('chemtester')).http.get('/api/reports/years')).body).toEqual([2025]);
+    expect((await (await app.signedIn('microbiotester')).http.get('/api/reports/years')).body).toEqual([2025, 2024]);
+    expect((await (await app.signedIn('molbiotester')).http.get('/api/reports/years')).body).toEqual([]);
+    expect((await (await app.signedIn('client')).http.get('/api/reports/years')).status).toBe(403);
+    expect((await app.anonymous().get('/api/reports/years')).status).toBe(401);
   });
 
   const REPORTS = ['microbioreport', 'chemmicrobialreport', 'chemelisareport', 'molbioreport'] as const;

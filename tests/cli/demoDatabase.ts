@@ -2,7 +2,6 @@
 // holding the demo accounts and the demo requests as `labctl seed --demo` makes them on 20 March 2026:
 // control numbers 2026-0001 (RELEASED), 2026-0002 (FOR RELEASE), 2026-0003 to 2026-0005 (FOR
 // TESTING), which fixtures/results-*.csv name. labctlOnDatabase() sets one up per test for labctl.
-import type { Options } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { insertDemoRequests } from '../../fixtures/demoRequests.js';
 import { migrateLatest } from '../../server/db/migrate.js';
@@ -10,7 +9,7 @@ import { seedDemoAccounts } from '../../server/services/demo.js';
 import type { SeededRequest } from '../../fixtures/requests.js';
 import { TestClock } from '../helpers/testClock.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
-import { labctl, removeDir, tempDataDir, type LabctlResult } from './labctl.js';
+import { labctl, removeDir, tempDataDir, type LabctlResult, type RunOptions } from './labctl.js';
 
 export const DEMO_TODAY = '2026-03-20T09:00:00.000Z';
 
@@ -52,7 +51,7 @@ export interface LabctlOnDatabase<D extends TestDatabase> {
   readonly database: D;
   readonly dataDir: string;
   /** labctl on this database and data directory. */
-  run(args: string[], options?: Options): Promise<LabctlResult>;
+  run(args: string[], options?: RunOptions): Promise<LabctlResult>;
 }
 
 /**
@@ -78,6 +77,6 @@ export function labctlOnDatabase<D extends TestDatabase>(open: () => Promise<D>,
     get dataDir() {
       return dataDir;
     },
-    run: (args, options = {}) => labctl(args, dataDir, { ...options, env: labctlEnv(database) }),
+    run: (args, options = {}) => labctl(args, dataDir, { ...options, env: { ...labctlEnv(database), ...options.env } }),
   };
 }

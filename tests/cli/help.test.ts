@@ -10,17 +10,21 @@ const COMMANDS: Array<{ path: string[]; options: string[] }> = [
   { path: ['requests', 'show'], options: ['--json'] },
   { path: ['requests', 'approve'], options: ['--as <email>', '--json'] },
   { path: ['requests', 'reject'], options: ['--as <email>', '--yes', '--json'] },
-  { path: ['requests', 'release'], options: ['--as <email>', '--json'] },
+  { path: ['requests', 'release'], options: ['--as <email>', '--password-stdin', '--json'] },
+  { path: ['certificate'], options: ['--out <file>', '--version <n>', '--json'] },
   { path: ['results', 'import'], options: ['--as <email>', '--dry-run', '--json'] },
   { path: ['report', 'monthly'], options: ['--year <year>', '--discipline <discipline>', '--format <format>'] },
   { path: ['backup'], options: ['--out <file>', '--json'] },
+  { path: ['requests', 'receive'], options: ['--as <email>', '--containers <n>', '--condition <condition>', '--reason <text>', '--temperature <celsius>', '--at <datetime>', '--json'] },
+  { path: ['labels'], options: ['--out <file>'] },
+  { path: ['audit'], options: ['--request <request>', '--user <user>', '--action <action>', '--since <date>', '--until <date>', '--limit <n>', '--json', '--format <format>'] },
 ];
 
 describe('labctl help', () => {
   it('lists the staff and admin commands', async () => {
     const res = await labctl(['--help'], dataDir);
     expect(res.exitCode).toBe(0);
-    for (const name of ['seed', 'requests', 'results', 'report', 'backup']) expect(res.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+    for (const name of ['seed', 'requests', 'results', 'report', 'certificate', 'backup', 'labels', 'audit']) expect(res.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
   });
 
   it('shows every option of every command with an example', async () => {

@@ -1,9 +1,13 @@
-// Runs the real bin/labctl (compiled) against a temporary data directory.
+// Runs labctl against a temporary data directory: in-process through main(argv) with captured
+// streams (labctl), or as the real compiled bin/labctl in a child process (labctlProcess) for the
+// few smoke tests of what only a process shows: exit codes, signals, broken pipes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
 import { execa, type Options } from 'execa';
 import { afterEach } from 'vitest';
+import { main } from '../../cli/main.js';
 
 export const LABCTL = path.resolve('bin/labctl');
 
@@ -32,8 +36,40 @@ export interface LabctlResult {
   exitCode: number;
 }
 
-/** Runs labctl and resolves with stdout, stderr and exit code whatever the outcome. */
-export async function labctl(args: string[], dataDir: string, options: Options = {}): Promise<LabctlResult> {
+export interface RunOptions {
+  /** Variables added to the environment (after the data directory and the test defaults). */
+  env?: Record<string, string>;
+  /** Standard input; empty when left out. */
+  input?: string | Uint8Array;
+}
+
+/** The test environment: the data directory, no log lines, SQLite and the outbox unless `env` says otherwise. */
+const testEnv = (dataDir: string, env: Record<string, string> = {}) => ({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', SMTP_URL: '', ...env });
+
+/** A stream that keeps what is written to it. */
+function capture(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** Runs labctl in-process (main(argv)) and resolves with stdout, stderr and exit code whatever the outcome. */
+export async function labctl(args: string[], dataDir: string, options: RunOptions = {}): Promise<LabctlResult> {
+  const stdout = capture();
+  const stderr = capture();
+  const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
+  const exitCode = await main(['node', 'labctl', ...args], {
+    stdin,
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    env: { ...process.env, ...testEnv(dataDir, options.env) },
+  });
+  return { stdout: stdout.text().replace(/\n$/, ''), stderr: stderr.text().replace(/\n$/, ''), exitCode };
+}
+
+/** Runs the real bin/labctl in a child process; resolves whatever the outcome. */
+export async function labctlProcess(args: string[], dataDir: string, options: Options = {}): Promise<LabctlResult> {
   const result = await execa('node', [LABCTL, ...args], {
     reject: false,
     extendEnv: true,
@@ -41,7 +77,7 @@ export async function labctl(args: string[], dataDir: string, options: Options =
     timeout: 60_000,
     ...options,
     // After the spread, so extra variables in options.env keep the data directory and defaults.
-    env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', SMTP_URL: '', ...(options.env ?? {}) },
+    env: testEnv(dataDir, (options.env ?? {}) as Record<string, string>),
   });
   return { stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? ''), exitCode: result.exitCode ?? 1 };
 }

@@ -153,9 +153,18 @@ describe(`labctl requests (${databaseKind()})`, () => {
     expect(unconfirmed.stderr).toContain('pass --yes');
     expect((await statuses(lab.database.db))['7']).toBe('PENDING_REVIEW');
 
-    const pending = await run('requests', 'reject', '7', '--as', 'staff@demo.lab', '--yes');
+    const tooLong = await run('requests', 'reject', '7', '--as', 'staff@demo.lab', '--yes', '--reason', 'x'.repeat(2001));
+    expect(tooLong.exitCode).toBe(2);
+    expect(tooLong.stderr).toContain('--reason: use at most 2000 characters.');
+    expect((await statuses(lab.database.db))['7']).toBe('PENDING_REVIEW');
+
+    const pending = await run('requests', 'reject', '7', '--as', 'staff@demo.lab', '--yes', '--reason', '  Samples arrived thawed  ');
     expect(pending.exitCode).toBe(0);
     expect(pending.stdout).toBe('Request rejected successfully!');
+    // The reason reaches the client (a rejection message on the request) and the timeline (the audit entry).
+    expect(await lab.database.db('request_messages').where({ request_id: 7, kind: 'rejection' }).pluck('body')).toEqual(['Samples arrived thawed']);
+    const [entry] = await lab.database.db('audit_log').where({ action: 'request.reject', request_id: 7 }).pluck('details');
+    expect(JSON.parse(entry)).toMatchObject({ reason: 'Samples arrived thawed' });
     const forRelease = await run('requests', 'reject', '2026-0002', '--as', 'staff@demo.lab', '-y');
     expect(forRelease.stdout).toBe('Request has been rejected');
     const after = await statuses(lab.database.db);
@@ -165,9 +174,9 @@ describe(`labctl requests (${databaseKind()})`, () => {
   });
 
   it('releases a complete request and mails the client', async () => {
-    const res = await run('requests', 'release', '2026-0002', '--as', 'staff@demo.lab');
+    const res = await lab.run(['requests', 'release', '2026-0002', '--as', 'staff@demo.lab', '--password-stdin'], { input: 'demo-password\n' });
     expect(res.exitCode).toBe(0);
-    expect(res.stdout).toBe('Request released successfully');
+    expect(res.stdout).toBe('Request released successfully. Certificate 2026-0002-R1 issued.');
     expect((await statuses(lab.database.db))['2026-0002']).toBe('RELEASED');
     const outbox = fs.readdirSync(path.join(lab.dataDir, 'outbox'));
     expect(outbox).toHaveLength(1);

@@ -68,7 +68,7 @@ describe(`labctl results import (${databaseKind()})`, () => {
     // The same file again changes nothing and says so.
     const again = await run(['results', 'import', GOOD, '--as', 'microbiotester@demo.lab', '--json']);
     expect(JSON.parse(again.stdout)).toEqual({
-      imported: true, dryRun: false, rows: 6, requests: 1, changed: 0, requestsComplete: 1, movedToForRelease: [], movedToForTesting: [],
+      imported: true, dryRun: false, rows: 6, requests: 1, changed: 0, requestsComplete: 1, movedToForRelease: [], movedToForTesting: [], warnings: [],
     });
   });
 
@@ -84,7 +84,7 @@ describe(`labctl results import (${databaseKind()})`, () => {
   it('enters only the acting tester\'s discipline, as an active tester account', async () => {
     const chem = await run(['results', 'import', GOOD, '--as', 'chemtester@demo.lab']);
     expect(chem.exitCode).toBe(1);
-    expect(chem.stderr).toContain('line 2: coliformCount is one of the Microbiology Tests, which a chemtester account may not enter');
+    expect(chem.stderr).toContain('line 2, 5: coliformCount is one of the Microbiology Tests, which a chemtester account may not enter (2 lines)');
     expect(chem.stderr).toContain('6 problems on 6 lines');
 
     const staff = await run(['results', 'import', GOOD, '--as', 'staff@demo.lab']);
@@ -100,7 +100,7 @@ describe(`labctl results import (${databaseKind()})`, () => {
   it('refuses control characters such as NUL with their line, on either database, and writes nothing', async () => {
     const before = await resultsOf('2026-0004');
     const csv = 'control_number,sample_position,test_code,value,remark,analysis_date\n2026-0004,1,swine,Not\u0000detected,negative,2026-03-19\n2026-\u00000004,1,dog,Not detected,negative,2026-03-19\n';
-    const res = await run(['results', 'import', '-', '--as', 'molbiotester@demo.lab'], { input: csv, stdin: 'pipe' });
+    const res = await run(['results', 'import', '-', '--as', 'molbiotester@demo.lab'], { input: csv });
     expect(res.exitCode).toBe(1);
     expect(res.stderr.split('\n')).toEqual([
       'line 2: value must not contain control characters such as NUL (\\u0000) (got "Not\\u0000detected")',
@@ -112,8 +112,79 @@ describe(`labctl results import (${databaseKind()})`, () => {
 
   it('reads standard input with "-"', async () => {
     const csv = 'control_number,sample_position,test_code,value,remark,analysis_date\n2026-0004,1,swine,Not detected,negative,2026-03-19\n2026-0004,1,dog,Not detected,negative,2026-03-19\n';
-    const res = await run(['results', 'import', '-', '--as', 'molbiotester@demo.lab', '--json'], { input: csv, stdin: 'pipe' });
+    const res = await run(['results', 'import', '-', '--as', 'molbiotester@demo.lab', '--json'], { input: csv });
     expect(res.exitCode).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ imported: true, rows: 2, requestsComplete: 1, movedToForRelease: ['2026-0004'] });
+  });
+});
+
+describe(`labctl results import of files as spreadsheets save them (${databaseKind()})`, () => {
+  const lab = labctlOnDatabase(openDemoDatabase);
+  const fixture = (name: string) => path.resolve('fixtures/csv', name);
+  const importAs = (file: string, ...more: string[]) => lab.run(['results', 'import', file, '--as', 'microbiotester@demo.lab', ...more]);
+  const valuesOf = async (controlNumber: string) =>
+    (await lab.database.db('analyses as a').join('requests as r', 'r.id', 'a.request_id').where('r.control_number', controlNumber).whereNotNull('a.value').select('a.value'))
+      .map((a) => a.value).sort();
+
+  it('names the real problem of a Windows-1252, UTF-16 or Excel file, with its line, and imports nothing', async () => {
+    const cases: Array<[string, string]> = [
+      ['windows-1252.csv', 'line 2: the file is not UTF-8 text from this line on (Windows-1252 or Latin-1, as Excel\'s plain "CSV" saves it?)'],
+      ['utf-16le.csv', 'line 1: the file is UTF-16 text (e.g. Excel\'s "Unicode Text"); labctl reads UTF-8'],
+      ['workbook.xlsx', 'line 1: this is an Excel workbook (.xlsx) or another zip file, not a CSV file'],
+    ];
+    for (const [name, message] of cases) {
+      const res = await importAs(fixture(name));
+      expect(res.exitCode, name).toBe(1);
+      expect(res.stderr).toContain(message);
+      expect(res.stderr).toContain('save it from the spreadsheet as "CSV UTF-8 (Comma delimited)"');
+    }
+    expect((await statuses(lab.database.db))['2026-0003']).toBe('FOR_TESTING');
+    expect(await valuesOf('2026-0003')).toEqual([]);
+  });
+
+  it.each(['bom.csv', 'semicolon.csv', 'tab.csv', 'reordered.csv', 'empty-rows.csv'])('imports %s like the plain CSV', async (name) => {
+    const res = await importAs(fixture(name), '--json');
+    expect(res.stderr).toBe('');
+    expect(res.exitCode).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ imported: true, rows: 6, requests: 1, changed: 6, movedToForRelease: ['2026-0003'] });
+    expect(await valuesOf('2026-0003')).toEqual([
+      '1.2 x 10^3 CFU/g, 25 °C', '4.5 x 10^4 CFU/g', '<10 CFU/g', '<10 CFU/g (µ-method)', 'Detected in 25 g', 'Not detected in 25 g',
+    ].sort());
+  });
+
+  it('names missing and unknown header columns', async () => {
+    const csv = 'control_number,sample,test_code,value,remark,analysis_date,notes\n2026-0003,1,coliformCount,x,negative,,\n';
+    const res = await lab.run(['results', 'import', '-', '--as', 'microbiotester@demo.lab'], { input: csv });
+    expect(res.exitCode).toBe(1);
+    expect(res.stderr).toContain('line 1: the header must name the columns control_number,sample_position,test_code,value,remark,analysis_date (in any order): it lacks sample_position; unknown columns "sample", "notes"');
+  });
+
+  it('warns about formula-like values and analysis dates in the future or before submission, and imports', async () => {
+    const res = await lab.run(['results', 'import', fixture('warnings.csv'), '--as', 'molbiotester@demo.lab']);
+    expect(res.stderr).not.toContain('Error');
+    expect(res.exitCode).toBe(0);
+    expect(res.stderr.split('\n')).toEqual([
+      'warning: line 2: value starts with =: a spreadsheet opening an export of it would take it for a formula',
+      'warning: line 3: analysis_date 2099-01-01 is in the future',
+      'warning: line 4: analysis_date 2020-01-01 is before request 2026-0004 was submitted (2026-03-15)',
+    ]);
+    expect(res.stdout).toMatch(/^Imported 3 rows for 1 request/);
+  });
+
+  it('groups identical problems and caps what the terminal shows; --json lists them all', async () => {
+    const lines = ['control_number,sample_position,test_code,value,remark,analysis_date'];
+    for (let i = 0; i < 300; i += 1) lines.push(`2026-0003,${i + 1},zzz,x,negative,`);
+    for (let i = 0; i < 30; i += 1) lines.push(`2026-${String(9000 + i)},1,eColi,x,negative,`);
+    const csv = `${lines.join('\n')}\n`;
+    const res = await lab.run(['results', 'import', '-', '--as', 'microbiotester@demo.lab'], { input: csv });
+    expect(res.exitCode).toBe(1);
+    const shown = res.stderr.split('\n');
+    expect(shown[0]).toBe('line 2-301: unknown test_code "zzz" (300 lines)');
+    expect(shown[1]).toBe('line 302: no request has control number 2026-9000');
+    expect(shown).toHaveLength(20 + 2);
+    expect(shown[20]).toBe('... and 11 more on other lines (--json lists every one)');
+    expect(shown[21]).toBe('Error: 330 problems on 330 lines of -; nothing was imported.');
+    const json = await lab.run(['results', 'import', '-', '--as', 'microbiotester@demo.lab', '--json'], { input: csv });
+    expect(JSON.parse(json.stdout).problems).toHaveLength(330);
   });
 });

@@ -1,7 +1,9 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { LABCTL, dataDirsPerTest, labctl } from './labctl.js';
+import { LABCTL, dataDirsPerTest, labctl, labctlProcess } from './labctl.js';
 
 const newDir = dataDirsPerTest();
 
@@ -25,7 +27,8 @@ describe('labctl serve', () => {
       expect(stdout).toMatch(new RegExp(`${role}\\s+${role}@demo\\.lab\\s+password: \\S+`));
     }
     const health = await fetch(`${url}/healthz`);
-    expect(await health.json()).toEqual({ status: 'ok', database: 'ok' });
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready' });
     const page = await fetch(`${url}/login`);
     expect(page.headers.get('content-type')).toMatch(/text\/html|application\/json/);
 
@@ -64,13 +67,13 @@ describe('labctl serve', () => {
 describe('labctl migrate', () => {
   it('reports status, rolls back and re-applies', async () => {
     const dataDir = newDir();
-    expect((await labctl(['migrate', 'latest'], dataDir)).stderr).toContain('applied 001_initial, 002_list_indexes');
+    expect((await labctl(['migrate', 'latest'], dataDir)).stderr).toContain('applied 001_initial, 002_list_indexes, 004_certificates, 005_reception, 006_mail_outbox, 007_report_counts, 008_list_search_indexes, 009_client_address_withdrawals, 010_perf_indexes, 011_audit_truncate');
     const status = await labctl(['migrate', 'status', '--json'], dataDir);
-    expect(JSON.parse(status.stdout)).toEqual({ applied: ['001_initial', '002_list_indexes'], pending: [] });
-    const rollback = await labctl(['migrate', 'rollback', '--all'], dataDir);
+    expect(JSON.parse(status.stdout)).toEqual({ applied: ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate'], pending: [] });
+    const rollback = await labctl(['migrate', 'rollback', '--all', '--yes'], dataDir);
     expect(rollback.exitCode).toBe(0);
-    expect(rollback.stderr).toContain('reverted 002_list_indexes, 001_initial');
-    expect(JSON.parse((await labctl(['migrate', 'status', '--json'], dataDir)).stdout).pending).toEqual(['001_initial', '002_list_indexes']);
+    expect(rollback.stderr).toContain('reverted 011_audit_truncate, 010_perf_indexes, 009_client_address_withdrawals, 008_list_search_indexes, 007_report_counts, 006_mail_outbox, 005_reception, 004_certificates, 002_list_indexes, 001_initial');
+    expect(JSON.parse((await labctl(['migrate', 'status', '--json'], dataDir)).stdout).pending).toEqual(['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate']);
   });
 });
 
@@ -86,5 +89,61 @@ describe('labctl usage', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('serve');
     expect(result.stdout).toContain('migrate');
+  });
+});
+
+// What only a real process shows: its exit code, its streams, and a pipe closed early.
+describe('labctl as a process', () => {
+  it('prints its version', async () => {
+    const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string };
+    expect(await labctlProcess(['--version'], newDir())).toEqual({ exitCode: 0, stdout: pkg.version, stderr: '' });
+  });
+
+  it('exits 2 on a usage error', async () => {
+    const res = await labctlProcess(['requests', 'list', '--limit', 'x'], newDir());
+    expect(res.exitCode).toBe(2);
+    expect(res.stderr).toMatch(/^Error: --limit must be a number/);
+  });
+
+  it('stops quietly when the reader of its output goes away (| head -1, output beyond the 64 KB pipe buffer)', async () => {
+    const dataDir = newDir();
+    await labctl(['seed', '--demo', '--volume', '1000'], dataDir);
+    const res = await execa('sh', ['-c', `node "${LABCTL}" requests list | head -1`], { env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, reject: false });
+    expect(res.exitCode).toBe(0);
+    expect(res.stdout).toMatch(/^\s*ID\s+Control Number/);
+    expect(res.stderr).toBe('');
+  });
+
+  it('writes no colour codes on a terminal when NO_COLOR is set', async () => {
+    const dataDir = newDir();
+    await labctl(['seed', '--demo'], dataDir);
+    // script(1) runs labctl on a pseudo-terminal, where Ink draws the table, in colour by default.
+    const onTerminal = (env: Record<string, string>) =>
+      execa('script', ['-qec', `stty rows 60 cols 200; node "${LABCTL}" requests list`, '/dev/null'], {
+        env: { PATH: process.env.PATH ?? '', TERM: 'xterm-256color', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env },
+        extendEnv: false,
+        reject: false,
+      });
+    // A colour or style is ESC [ <numbers> m.
+    const coloured = (text: string) => text.split('\u001b[').slice(1).some((rest) => /^[0-9;]*m/.test(rest));
+    expect(coloured((await onTerminal({})).stdout)).toBe(true);
+    const plain = await onTerminal({ NO_COLOR: '1' });
+    expect(plain.exitCode).toBe(0);
+    expect(plain.stdout).toContain('RELEASED');
+    expect(coloured(plain.stdout)).toBe(false);
+  });
+
+  it('says in one line that the port is taken and exits 1', async () => {
+    const dataDir = newDir();
+    const blocker = net.createServer().listen(0, '127.0.0.1');
+    await once(blocker, 'listening');
+    const { port } = blocker.address() as net.AddressInfo;
+    try {
+      const res = await labctlProcess(['serve', '--port', String(port), '--host', '127.0.0.1'], dataDir);
+      expect(res.exitCode).toBe(1);
+      expect(res.stderr.trim()).toBe(`Error: Port ${port} on 127.0.0.1 is already in use; stop the other server or choose another with --port (or PORT).`);
+    } finally {
+      blocker.close();
+    }
   });
 });

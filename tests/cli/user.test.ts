@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../server/db/knex.js';
@@ -6,7 +7,13 @@ import { startMailbox, type Mailbox } from '../helpers/mailbox.js';
 import { dataDirsPerTest, labctl } from './labctl.js';
 
 const PASSWORD = 'a long passphrase';
-const newDir = dataDirsPerTest();
+const newEmptyDir = dataDirsPerTest();
+/** A data directory with an empty database file, which user commands migrate (they refuse a missing one). */
+const newDir = () => {
+  const dir = newEmptyDir();
+  fs.writeFileSync(path.join(dir, 'lab.sqlite'), '');
+  return dir;
+};
 
 /** Reads the password hash straight from the data directory's database. */
 async function passwordHashOf(dataDir: string, email: string): Promise<string> {

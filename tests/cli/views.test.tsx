@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { render } from 'ink-testing-library';
 import { Confirm } from '../../cli/views/Confirm.js';
 import { ProgressBar } from '../../cli/views/ProgressBar.js';
-import { RequestDetails, requestDetailsText, type RequestDocument } from '../../cli/views/RequestDetails.js';
+import { RequestDetails } from '../../cli/views/RequestDetails.js';
+import { requestDetailsText, type RequestDocument } from '../../cli/views/requestDetailsText.js';
 import { Table } from '../../cli/views/Table.js';
 
 // Ink styles text with ANSI codes; what a person reads is the text between them.
@@ -54,7 +55,8 @@ describe('Confirm', () => {
     await inputReady();
     stdin.write('y');
     await vi.waitFor(() => expect(plain(lastFrame())).toBe('? Reject request 2026-0012? (y/N) yes'));
-    expect(onAnswer).toHaveBeenCalledWith(true);
+    // The answer is reported by an effect after that frame.
+    await vi.waitFor(() => expect(onAnswer).toHaveBeenCalledWith(true));
   });
 
   it('answers no to Enter, the safe default, and ignores other keys', async () => {
@@ -65,7 +67,7 @@ describe('Confirm', () => {
     stdin.write('\r');
     await vi.waitFor(() => expect(plain(lastFrame())).toContain('(y/N) no'));
     // 'x' came first and answered nothing.
-    expect(onAnswer.mock.calls).toEqual([[false]]);
+    await vi.waitFor(() => expect(onAnswer.mock.calls).toEqual([[false]]));
   });
 });
 

@@ -62,6 +62,8 @@ async function logInThroughScreens(page: Page, lab: Lab, identifier: string, ema
   const mark = lab.mailbox.mark();
   await page.getByRole('button', { name: 'Log In', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/tfa/${identifier}$`));
+  // The code is what this screen asks for: its field has the focus.
+  await expect(page.getByLabel('Login code')).toBeFocused();
   await expect(page.getByRole('button', { name: 'Resend code' })).toBeDisabled();
   await page.getByLabel('Login code').fill(await codeFrom(lab, email, 'login code', mark));
   await page.getByRole('button', { name: 'Log In', exact: true }).click();
@@ -101,6 +103,7 @@ test('register, verify the e-mailed code, log in with the code and be welcomed b
   await page.getByRole('button', { name: 'Register', exact: true }).click();
   await expect(page).toHaveURL(/\/tfaverify$/);
   await expect(page.getByLabel('Email', { exact: true })).toHaveValue(email);
+  await expect(page.getByLabel('Authentication code')).toBeFocused();
   await expect(page.getByRole('button', { name: 'Resend code' })).toBeDisabled();
   await page.getByLabel('Authentication code').fill(await codeFrom(lab, email, 'Verify your e-mail', mark));
   await page.getByRole('button', { name: 'Verify', exact: true }).click();
@@ -132,6 +135,8 @@ test('forgot password: code, new password, then log in with it', async ({ page, 
   await page.goto('/login');
   await page.getByRole('button', { name: 'Forget Password?' }).click();
   await expect(page).toHaveURL(/\/forget$/);
+  // The route's code loads after the URL changes; until then the login form (with its own Email field) is shown.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Forgot Password');
   await page.getByLabel('Email', { exact: true }).fill(email);
   const mark = lab.mailbox.mark();
   await page.getByRole('button', { name: 'Verify Email' }).click();

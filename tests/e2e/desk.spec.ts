@@ -6,22 +6,14 @@
  * through the API; the report data are put straight into the server's database.
  */
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { ResultSeed } from '../../fixtures/requests.js';
 import { buildSubmitPayload } from '../../server/domain/requestPayload.js';
 import { signInAs, type SignedIn } from './auth.js';
 import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
-import { expect, test, type DemoRole, type Lab } from './fixtures.js';
-import { recordDialogs } from './flows.js';
+import { expect, test, type Lab } from './fixtures.js';
+import { otherBrowser, recordDialogs, rejectWithReason, signRelease } from './flows.js';
 import { seedRequests, setAside } from './serverDb.js';
-
-/** A second browser (its own cookies) signed in as a demo account. */
-async function otherBrowser(browser: Browser, lab: Lab, role: DemoRole): Promise<{ page: Page; user: SignedIn; close: () => Promise<void> }> {
-  const context = await browser.newContext({ baseURL: lab.baseURL });
-  const page = await context.newPage();
-  const user = await signInAs(page, lab, lab.demo[role]);
-  return { page, user, close: () => context.close() };
-}
 
 /** The demo client submits a request through the API; answers its id and sample ids. */
 async function submitRequest(client: { page: Page; user: SignedIn }, lab: Lab, sample: string, tests: string[]) {
@@ -118,15 +110,31 @@ test.describe('receive-and-release desk', () => {
     await openPendingRequest(page, staff, requestId);
 
     const mark = lab.mailbox.mark();
-    await page.getByRole('button', { name: 'Reject', exact: true }).click();
+    const reject = page.getByRole('button', { name: 'Reject', exact: true });
+    // Escape cancels, and the keyboard is back where it was.
+    await reject.click();
+    const dialog = page.getByRole('dialog', { name: `Reject request ${requestId}?` });
+    await expect(dialog.getByLabel('Reason for the rejection')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(reject).toBeFocused();
+    // No reason, no rejection: the dialog says why and nothing is sent.
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('button', { name: 'Reject', exact: true }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Please give the reason for the rejection.');
+    await expectNoAxeViolations(page, { atLeast: 'serious' });
+    await dialog.getByLabel('Reason for the rejection').fill('The samples arrived thawed (24 °C).');
+    await dialog.getByRole('button', { name: 'Reject', exact: true }).click();
     await expect.poll(() => dialogs).toEqual(['Request rejected successfully!']);
     await expect(page).toHaveURL(`/home/staff/${staff.userId}`);
-    await lab.mailbox.waitFor(lab.demo.client.email, (m) => m.subject.includes('rejected'), { after: mark });
+    const mail = await lab.mailbox.waitFor(lab.demo.client.email, (m) => m.subject.includes('rejected'), { after: mark });
+    expect(mail.text).toContain('Reason: The samples arrived thawed (24 °C).');
 
-    // the client's track list shows it rejected
-    const track = await client.page.request.get(`/requests/clientrequest/${client.user.userId}`);
-    const rows = (await track.json()) as { requestId: number; requestStatus: string }[];
-    expect(rows.find((r) => r.requestId === requestId)?.requestStatus).toBe('REJECTED');
+    // the client reads the reason on its request, which no longer promises a completion date
+    await client.page.goto(`/request-review/${client.user.userId}/${requestId}`);
+    await expect(client.page.getByText('Rejected: The samples arrived thawed (24 °C).')).toBeVisible();
+    await expect(client.page.getByText('REJECTED', { exact: true })).toBeVisible();
+    await expect(client.page.getByText('Expected Completion Date')).toHaveCount(0);
     await client.close();
 
     // a rejected request has no control number: the screen says so in its place
@@ -206,19 +214,21 @@ test.describe('receive-and-release desk', () => {
     await expect(item.getByRole('heading', { name: 'Sample 1: Release me: chicken' })).toBeVisible();
     const eColiRow = item.getByRole('row', { name: /E\.Coli/ });
     await expect(eColiRow).toContainText('12 cfu/g');
-    await expect(eColiRow.getByText('Positive')).toHaveCSS('background-color', 'rgb(43, 193, 146)');
+    // a positive finding reads as a warning (amber), not as the green of the '+' toggle
+    await expect(eColiRow.getByText('Positive')).toHaveCSS('background-color', 'rgb(255, 241, 214)');
     await expect(item.getByRole('row', { name: /Salmonella/ }).getByText('Negative')).toHaveCSS('background-color', 'rgb(232, 85, 87)');
     await expectNoAxeViolations(page, { atLeast: 'serious' });
 
     const mark = lab.mailbox.mark();
-    await item.getByRole('button', { name: 'Release', exact: true }).click();
-    await expect.poll(() => dialogs).toEqual([`Release the results of ${controlNumber} to the client?`, 'Request released successfully']);
+    await signRelease(page, item, lab.demo.staff.password);
+    await expect.poll(() => dialogs).toEqual(['Request released successfully']);
     await expect(page.getByRole('button', { name: `Control Number ${controlNumber}` })).toHaveCount(0);
     await lab.mailbox.waitFor(lab.demo.client.email, (m) => m.subject.includes(`results released for ${controlNumber}`), { after: mark });
 
     const otherItem = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Control Number ${other.controlNumber}` }) });
     await otherItem.getByRole('button', { name: 'Reject', exact: true }).click();
-    await expect.poll(() => dialogs.slice(2)).toEqual([`Reject ${other.controlNumber}? The client will be told.`, 'Request has been rejected']);
+    await rejectWithReason(page, `Reject ${other.controlNumber}?`, 'The dog result was entered on the wrong request.');
+    await expect.poll(() => dialogs.slice(1)).toEqual(['Request has been rejected']);
     await expect(page.getByRole('button', { name: `Control Number ${other.controlNumber}` })).toHaveCount(0);
     await client.close();
   });
@@ -266,9 +276,16 @@ test.describe('receive-and-release desk', () => {
     expect(csv[0]).toBe('Month,Dog Positive,Dog Negative,Cat Positive,Cat Negative,Chicken Positive,Chicken Negative,Buffalo Positive,Buffalo Negative,Cattle Positive,Cattle Negative,Horse Positive,Horse Negative,Goat Positive,Goat Negative,Sheep Positive,Sheep Negative,Swine Positive,Swine Negative,Total Positive,Total Negative');
     expect(csv[5]).toBe(`2021-05,0,3,${Array(16).fill(0).join(',')},0,3`);
 
-    // another year shows zeros again
-    await page.getByLabel('Year').selectOption('2020');
-    await expect(page.getByRole('region', { name: 'Microbiology, 2020' }).getByRole('row', { name: /^2020-02/ }).getByRole('cell').last()).toHaveText('0 / 0');
+    // positives stand out as warnings, zeros recede
+    await expect(february.getByRole('cell').nth(8).getByText('2')).toHaveCSS('background-color', 'rgb(255, 241, 214)');
+    await expect(february.getByRole('cell').nth(9).getByText('1')).not.toHaveCSS('color', 'rgb(85, 99, 111)');
+    await expect(february.getByRole('cell').first().getByText('0')).toHaveCSS('color', 'rgb(85, 99, 111)');
+
+    // only years with data are offered: 2021, not 2020 (no results that year)
+    const offered = await page.getByLabel('Year').locator('option').allTextContents();
+    expect(offered).toContain('2021');
+    expect(offered).not.toContain('2020');
+    expect(offered).toEqual([...offered].sort().reverse());
 
     await page.setViewportSize({ width: 360, height: 740 });
     await expectNoHorizontalScroll(page);

@@ -94,8 +94,8 @@ async function startServer(
 ): Promise<{ child: ChildProcess; baseURL: string }> {
   const bin = path.join(REPO_ROOT, 'bin', 'labctl');
   if (!existsSync(bin)) throw new Error(`${bin} is missing`);
-  if (!existsSync(path.join(REPO_ROOT, 'dist', 'cli'))) {
-    throw new Error('dist/cli is missing: run `npm run build` before the browser tests');
+  if (!existsSync(path.join(REPO_ROOT, 'dist', 'labctl'))) {
+    throw new Error('dist/labctl is missing: run `npm run build` before the browser tests');
   }
   if (!existsSync(path.join(REPO_ROOT, 'dist', 'ui', 'index.html'))) {
     throw new Error('dist/ui/index.html is missing: run `npm run build:ui` before the browser tests');

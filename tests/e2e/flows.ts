@@ -2,8 +2,24 @@
  * Steps several browser tests take the same way: answering the portal's dialogs, and entering
  * results on a For Testing screen.
  */
-import type { Locator, Page } from '@playwright/test';
-import { expect } from './fixtures.js';
+import type { Browser, Locator, Page } from '@playwright/test';
+import { signInAs, type SignedIn } from './auth.js';
+import { expect, type DemoRole, type Lab } from './fixtures.js';
+
+/** A second browser (its own cookies) signed in as a demo account. */
+export async function otherBrowser(browser: Browser, lab: Lab, role: DemoRole): Promise<{ page: Page; user: SignedIn; close: () => Promise<void> }> {
+  const context = await browser.newContext({ baseURL: lab.baseURL });
+  const page = await context.newPage();
+  const user = await signInAs(page, lab, lab.demo[role]);
+  return { page, user, close: () => context.close() };
+}
+
+/** In the open reject dialog (named `title`, e.g. 'Reject 2026-0012?'), types the reason and confirms. */
+export async function rejectWithReason(page: Page, title: string, reason: string): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: title });
+  await dialog.getByLabel('Reason for the rejection').fill(reason);
+  await dialog.getByRole('button', { name: 'Reject', exact: true }).click();
+}
 
 /** Records every dialog's message; confirmations are accepted unless `accept` says no (alerts just close). */
 export function recordDialogs(page: Page, accept = (): boolean => true): string[] {
@@ -38,4 +54,13 @@ export async function expectRemark(page: Page, analyte: string, sample: number, 
   const other = remark === '+' ? '-' : '+';
   await expect(remarkButton(page, analyte, sample, remark)).toHaveAttribute('aria-pressed', 'true');
   await expect(remarkButton(page, analyte, sample, other)).toHaveAttribute('aria-pressed', 'false');
+}
+
+/** Release is a signature: Release opens a dialog asking the staff member's password; signing releases. */
+export async function signRelease(page: Page, item: Locator, password: string): Promise<void> {
+  await item.getByRole('button', { name: 'Release', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: /^Release the results of / });
+  await expect(dialog).toContainText('Signing means: Results reviewed and approved for release');
+  await dialog.getByLabel('Your password', { exact: true }).fill(password);
+  await dialog.getByRole('button', { name: 'Sign and release' }).click();
 }

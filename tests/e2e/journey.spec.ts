@@ -9,7 +9,7 @@ import { analytesOfGroup, type Group } from '../../server/domain/catalog.js';
 import { REPORT_PATHS, reportKey, type GroupReport } from '../../server/domain/reportShape.js';
 import { signInAs } from './auth.js';
 import { expect, test } from './fixtures.js';
-import { enterResult, forTestingRow, recordDialogs } from './flows.js';
+import { enterResult, forTestingRow, recordDialogs, signRelease } from './flows.js';
 
 const today = new Date().toISOString().slice(0, 10);
 const month = today.slice(0, 7);
@@ -151,8 +151,8 @@ test('a request travels from submission to released results and monthly counts',
     await expect(item.locator('.release-family').filter({ hasText: family }).locator('dd')).toHaveText('Completed');
   }
   const released = dialogs.length;
-  await item.getByRole('button', { name: 'Release', exact: true }).click();
-  await expect.poll(() => dialogs.slice(released)).toEqual([`Release the results of ${controlNumber} to the client?`, 'Request released successfully']);
+  await signRelease(page, item, lab.demo.staff.password);
+  await expect.poll(() => dialogs.slice(released)).toEqual(['Request released successfully']);
   await expect(page.getByRole('button', { name: controlNumber })).toHaveCount(0);
 
   // 5. The client reads every result.

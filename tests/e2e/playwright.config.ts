@@ -13,12 +13,14 @@ export default defineConfig({
   testDir: here,
   testMatch: '**/*.spec.ts',
   outputDir: path.join(here, '..', '..', 'test-results', 'e2e'),
-  workers: 1,
-  fullyParallel: false,
+  // Two workers, each with its own server and data (fixtures.ts), so tests never share state across
+  // workers and any test may run in either.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   reporter: 'list',
-  timeout: 60_000,
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   use: {
     browserName: 'chromium',

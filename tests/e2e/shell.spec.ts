@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test';
 import { signInAs, storedLogin } from './auth.js';
 import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
 import { LAB_NAME, expect, extractCode, test } from './fixtures.js';
+import { recordDialogs } from './flows.js';
 
 async function expectLoginScreen(page: Page) {
   await expect(page.getByRole('heading', { level: 1, name: 'Log In' })).toBeVisible();
@@ -75,11 +76,10 @@ test.describe('logged out', () => {
     await page.goto('/login');
     await page.getByLabel('Email', { exact: true }).fill(lab.demo.client.email);
     await page.getByLabel('Password', { exact: true }).fill('not-the-password');
-    const dialog = page.waitForEvent('dialog');
+    // Answered by a listener as it opens: a click awaited while an alert blocks the page can hang.
+    const dialogs = recordDialogs(page);
     await page.getByRole('button', { name: 'Log In', exact: true }).click();
-    const alert = await dialog;
-    expect(alert.message()).toBe('Your password is incorrect or this account does not exist.');
-    await alert.accept();
+    await expect.poll(() => dialogs).toEqual(['Your password is incorrect or this account does not exist.']);
     await expect(page).toHaveURL(/\/login$/);
   });
 
@@ -171,6 +171,7 @@ test.describe('logged in', () => {
     for (const [name, target] of [
       ['Pending Requests', `/pending-requests/${userId}`],
       ['For Release', `/for-release/${userId}`],
+      ['Released', `/released/${userId}`],
       ['Database', `/receive-release-database/${userId}`],
     ] as const) {
       await expect(page.getByRole('link', { name, exact: true })).toHaveAttribute('href', target);
@@ -210,14 +211,15 @@ test.describe('logged in', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('a stale stored login without a server session is cleared', async ({ page }) => {
+  test('a stale stored login without a server session is cleared: the session has expired', async ({ page }) => {
     await page.goto('/login');
     await page.evaluate(() => {
       localStorage.setItem('userId', '1');
       localStorage.setItem('userType', 'client');
     });
     await page.goto('/home/client/1');
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(`/login?next=${encodeURIComponent('/home/client/1')}`);
+    await expect(page.getByRole('alert')).toHaveText('Your session has expired');
     await expectLoginScreen(page);
     expect(await storedLogin(page)).toEqual({ userId: null, userType: null, responseData: null });
   });

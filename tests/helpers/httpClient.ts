@@ -5,6 +5,8 @@ export interface HttpResponse<T = unknown> {
   headers: Headers;
   body: T;
   text: string;
+  /** The raw body (PDF downloads). */
+  bytes: Buffer;
 }
 
 export class HttpClient {
@@ -44,10 +46,11 @@ export class HttpClient {
       if (expired) this.cookies.delete(name.trim());
       else this.cookies.set(name.trim(), value);
     }
-    const text = await res.text();
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const text = bytes.toString('utf8');
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);
-    return { status: res.status, headers: res.headers, body: parsed as T, text };
+    return { status: res.status, headers: res.headers, body: parsed as T, text, bytes };
   }
 
   get<T = any>(path: string, headers?: Record<string, string>) {

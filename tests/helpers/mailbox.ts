@@ -182,6 +182,9 @@ export interface Mailbox {
   waitFor(to: string, predicate?: (mail: Mail) => boolean, options?: WaitForOptions | number): Promise<Mail>;
   /** The 6-digit code of the newest message to `to` with one (and `subjectIncludes` in its subject). */
   codeFor(to: string, subjectIncludes?: string): Promise<string>;
+  /** Stops accepting connections (a mail server outage); `restart()` listens again on the same port. */
+  stop(): Promise<void>;
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -189,7 +192,7 @@ export interface Mailbox {
 export async function startMailbox(): Promise<Mailbox> {
   const received: Mail[] = [];
   const waiters = new Set<() => void>();
-  const server = new SMTPServer({
+  const newServer = () => new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     disableReverseLookup: true,
@@ -207,11 +210,19 @@ export async function startMailbox(): Promise<Mailbox> {
       });
     },
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
+  const listen = (smtp: SMTPServer, port: number) =>
+    new Promise<void>((resolve, reject) => {
+      smtp.once('error', reject);
+      smtp.listen(port, '127.0.0.1', () => resolve());
+    });
+  let server: SMTPServer | null = newServer();
+  await listen(server, 0);
   const { port } = server.server.address() as AddressInfo;
+  const stop = async () => {
+    const running = server;
+    server = null;
+    if (running) await new Promise<void>((resolve) => running.close(() => resolve()));
+  };
 
   const waitFor: Mailbox['waitFor'] = (to, predicate = () => true, options = {}) => {
     const address = to.trim().toLowerCase();
@@ -249,6 +260,12 @@ export async function startMailbox(): Promise<Mailbox> {
       const mail = await waitFor(to, (m) => extractCode(m.text) !== null && (!subjectIncludes || m.subject.includes(subjectIncludes)));
       return extractCode(mail.text)!;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop,
+    async restart() {
+      if (server) return;
+      server = newServer();
+      await listen(server, port);
+    },
+    close: stop,
   };
 }

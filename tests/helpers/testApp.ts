@@ -1,5 +1,6 @@
 // The app as API tests see it: listening on port 0 with its own database, a real SMTP mailbox and a
 // clock the test moves. Nothing is mocked.
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import os from 'node:os';
@@ -9,6 +10,7 @@ import { loadConfig, type Config } from '../../server/config.js';
 import { migrateLatest } from '../../server/db/migrate.js';
 import { createLogger } from '../../server/logger.js';
 import { createMailer } from '../../server/mail/mailer.js';
+import { startOutboxWorker } from '../../server/mail/outboxWorker.js';
 import { createClientAccount } from '../../server/services/clients.js';
 import { createSession } from '../../server/services/sessions.js';
 import { createUser, type User } from '../../server/services/users.js';
@@ -49,6 +51,9 @@ export interface UserSeed {
   classification: string;
 }
 
+/** The password of every user the test app creates (sign a release with it). */
+export const TEST_PASSWORD = 'correct horse battery';
+
 let sequence = 0;
 
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
@@ -65,7 +70,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const logLines: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
   const mailer = createMailer({ smtpUrl: mailbox.url, from: 'lab@test.local', outboxDir: '', demo: false, logger });
-  const deps: AppDeps = { config, db: database.db, mailer, clock, logger };
+  // The worker sends right after each commit that queued mail; failed sends are retried within a second.
+  const outbox = startOutboxWorker({ db: database.db, mailer, logger, clock, pollMs: 500, retryBaseMs: 100, retryMaxMs: 1_000 });
+  const deps: AppDeps = { config, db: database.db, clock, logger, outbox };
   const app = createApp({ ...deps, uiDir: path.join(os.tmpdir(), 'lab-no-ui') });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -77,7 +84,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     const seed: UserSeed = {
       email: `${role}${sequence}-${process.pid}@example.test`,
       username: `${role}${sequence}`,
-      password: 'correct horse battery',
+      password: TEST_PASSWORD,
       firstName: 'Test',
       lastName: `${role[0].toUpperCase()}${role.slice(1)}`,
       companyName: 'Example Meats Corp.',
@@ -111,9 +118,39 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await outbox.stop();
       mailer.close();
       await mailbox.close();
       await database.drop();
+    },
+  };
+}
+
+export interface TestPortal {
+  url: string;
+  /** The stand-in build folder (index.html and assets/). */
+  uiDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The app of `deps` serving a stand-in for `npm run build:ui` on its own port: the page's shell
+ * (ui/index.html) and the given files under assets/.
+ */
+export async function startPortal(deps: AppDeps, assets: Record<string, string | Buffer>): Promise<TestPortal> {
+  const uiDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-ui-'));
+  fs.copyFileSync(path.join(import.meta.dirname, '../../ui/index.html'), path.join(uiDir, 'index.html'));
+  fs.mkdirSync(path.join(uiDir, 'assets'));
+  for (const [name, content] of Object.entries(assets)) fs.writeFileSync(path.join(uiDir, 'assets', name), content);
+  const server: Server = await new Promise((resolve) => {
+    const s = createApp({ ...deps, uiDir }).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    uiDir,
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      fs.rmSync(uiDir, { recursive: true, force: true });
     },
   };
 }

@@ -26,6 +26,7 @@ const complete: RegistrationForm = {
   ltoNo: 'LTO-77',
   classification: 'Meat Dealer',
   otherClassification: '',
+  address: '',
 };
 
 describe('contact number', () => {
@@ -119,6 +120,13 @@ describe('registration required fields (SPEC section 5)', () => {
     });
     const parsed = RegistrationSchema.parse(payload);
     expect(parsed.user).toMatchObject({ username: null, middleName: null, contactNumber: '639175550101' });
+    expect(parsed.client.address).toBeNull();
+  });
+
+  it('sends the optional company address only when one is given', () => {
+    const payload = registrationPayload({ ...complete, address: '  12 Mabini St., Quezon City ' });
+    expect(payload.client).toEqual({ companyName: 'Villanueva Meats', ltoNo: 'LTO-77', classification: 'Meat Dealer', address: '12 Mabini St., Quezon City' });
+    expect(RegistrationSchema.safeParse(registrationPayload({ ...complete, address: 'x'.repeat(301) })).error?.issues.map((i) => i.path.join('.'))).toEqual(['client.address']);
   });
 });
 

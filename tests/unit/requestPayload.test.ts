@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  astPanelsFor,
   buildSubmitPayload,
-  isIsoDate,
   SUBMIT_ALERTS,
   SubmitRequestPayload,
   submitFormAlert,
   type SubmitRequestForm,
 } from '../../server/domain/requestPayload.js';
+import { isIsoDate } from '../../server/domain/dates.js';
 
 const form = (overrides: Partial<SubmitRequestForm> = {}): SubmitRequestForm => ({
   representativeName: 'acme',
@@ -97,8 +98,6 @@ describe('buildSubmitPayload', () => {
     expect(parsed).toEqual({
       representativeName: 'acme',
       contactNumber: '639171234567',
-      emailAddress: 'buyer@acme.test',
-      companyName: 'Acme Meats',
       clientClassification: 'Importer',
       ltoNumber: 'LTO-1',
       lotBatchNo: null,
@@ -133,7 +132,7 @@ describe('SubmitRequestPayload', () => {
 
   it('needs at least one known test and the other purpose text, alongside other problems', () => {
     const flagsOff = { eColi: false, chloramphenicol: false, madeUpTest: true };
-    expect(issuesOf({ ...valid(), ...flagsOff, companyName: '', testingPurpose: 'Others' })).toEqual(['companyName', 'otherTestingPurpose', 'tests']);
+    expect(issuesOf({ ...valid(), ...flagsOff, representativeName: '', testingPurpose: 'Others' })).toEqual(['representativeName', 'otherTestingPurpose', 'tests']);
   });
 
   it('accepts blank and missing optional fields as null', () => {
@@ -155,5 +154,13 @@ describe('isIsoDate', () => {
     expect(isIsoDate('2026-02-29')).toBe(false);
     expect(isIsoDate('2026-3-01')).toBe(false);
     expect(isIsoDate('2026-03-01T00:00:00Z')).toBe(false);
+  });
+});
+
+describe('astPanelsFor', () => {
+  const panels = { gramPositiveAst: 'Oxacillin', gramNegativeAst: 'Ampicillin' };
+  it('keeps the AST panels with Culture and Sensitivity ticked and clears them without it', () => {
+    expect(astPanelsFor(['cultureAndSensitivityTest', 'eColi'], panels, null)).toEqual(panels);
+    expect(astPanelsFor(['eColi'], panels, '')).toEqual({ gramPositiveAst: '', gramNegativeAst: '' });
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   RESULTS_CSV_HEADER,
+  decodeResultsCsv,
   parseResultsCsv,
   resolveResultRows,
   sortProblems,
@@ -137,5 +138,64 @@ describe('resolveResultRows', () => {
   it('accepts results while a request awaits release', () => {
     const { problems } = resolveResultRows(rowsOf('2026-0001,1,eColi,x,positive,'), new Map([['2026-0001', target({ status: 'FOR_RELEASE' })]]), microbio);
     expect(problems).toEqual([]);
+  });
+});
+
+describe('decodeResultsCsv', () => {
+  const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
+
+  it('reads UTF-8, dropping a byte order mark', () => {
+    expect(decodeResultsCsv(bytes([0xef, 0xbb, 0xbf], 'a,µ,°'))).toEqual({ text: 'a,µ,°' });
+  });
+
+  it('names the line where the text stops being UTF-8 (Windows-1252 µ)', () => {
+    const result = decodeResultsCsv(bytes('header\nok\nbad ', [0xb5], '\n'));
+    expect(result).toEqual({ problem: { line: 3, message: expect.stringContaining('not UTF-8 text from this line on') } });
+  });
+
+  it('recognises UTF-16 and zip (.xlsx) files', () => {
+    expect(decodeResultsCsv(bytes([0xff, 0xfe], 'x'))).toEqual({ problem: { line: 1, message: expect.stringContaining('UTF-16') } });
+    expect(decodeResultsCsv(bytes([0x50, 0x4b, 0x03, 0x04], 'x'))).toEqual({ problem: { line: 1, message: expect.stringContaining('Excel workbook (.xlsx)') } });
+  });
+});
+
+describe('parseResultsCsv of spreadsheet variants', () => {
+  const expected = [{ line: 2, controlNumber: '2026-0001', samplePosition: 1, testCode: 'eColi', value: '1,5 cfu', remark: 'negative', analysisDate: '2026-03-04' }];
+
+  it('reads semicolon and tab separated files and columns in any order', () => {
+    expect(parseResultsCsv('control_number;sample_position;test_code;value;remark;analysis_date\n2026-0001;1;eColi;1,5 cfu;negative;2026-03-04').rows).toEqual(expected);
+    expect(parseResultsCsv('control_number\tsample_position\ttest_code\tvalue\tremark\tanalysis_date\n2026-0001\t1\teColi\t1,5 cfu\tnegative\t2026-03-04').rows).toEqual(expected);
+    expect(parseResultsCsv('Value,Test_Code,analysis_date,remark,control_number,sample_position\n"1,5 cfu",eColi,2026-03-04,negative,2026-0001,1').rows).toEqual(expected);
+  });
+
+  it('skips rows of empty cells without counting them', () => {
+    const parsed = parseResultsCsv(csv(',,,,,', '2026-0001,1,eColi,x,negative,', ' , ,,,,'));
+    expect(parsed).toMatchObject({ problems: [], dataRows: 1 });
+    expect(parsed.rows.map((r) => r.line)).toEqual([3]);
+  });
+
+  it('names missing, unknown and repeated header columns', () => {
+    expect(parseResultsCsv('control_number,test_code,value,value,remark,analysis_date,extra\n').problems[0].message).toBe(
+      `the header must name the columns ${RESULTS_CSV_HEADER} (in any order): it lacks sample_position; unknown column "extra"; value given twice`,
+    );
+  });
+
+  it('warns about values a spreadsheet would run as formulas', () => {
+    const { rows, warnings } = parseResultsCsv(csv('2026-0001,1,eColi,=1+1,negative,', '2026-0001,1,dog,@SUM(A1),negative,', '2026-0001,2,dog,ok,negative,'));
+    expect(rows).toHaveLength(3);
+    expect(warnings.map((w) => w.line)).toEqual([2, 3]);
+  });
+});
+
+describe('resolveResultRows warnings', () => {
+  it('warns about analysis dates in the future or before the submission', () => {
+    const target: ImportTarget = { requestId: 7, controlNumber: '2026-0001', status: 'FOR_TESTING', tests: ['eColi'], sampleIds: new Map([[1, 70], [2, 71]]), submissionDate: '2026-03-01' };
+    const rows = parseResultsCsv(csv('2026-0001,1,eColi,x,negative,2026-04-01', '2026-0001,2,eColi,x,negative,2026-02-28')).rows;
+    const { entries, warnings } = resolveResultRows(rows, new Map([['2026-0001', target]]), { id: 3, role: 'microbiotester' }, { today: '2026-03-20' });
+    expect(entries).toHaveLength(2);
+    expect(warnings).toEqual([
+      { line: 2, message: 'analysis_date 2026-04-01 is in the future' },
+      { line: 3, message: 'analysis_date 2026-02-28 is before request 2026-0001 was submitted (2026-03-01)' },
+    ]);
   });
 });

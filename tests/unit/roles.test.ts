@@ -229,6 +229,7 @@ describe('isPathAllowed', () => {
       'request-results',
       'track-my-request',
       'guide',
+      'request-timeline',
     ]);
     expect(allowedPrefixes('staff')).toEqual([
       'home/staff',
@@ -239,6 +240,10 @@ describe('isPathAllowed', () => {
       'request-additional-info',
       'for-release',
       'receive-release-database',
+      'released',
+      'request-timeline',
+      'audit-trail',
+      'turnaround',
     ]);
     expect(allowedPrefixes('chemtester')).toEqual([
       'home/chemtester',

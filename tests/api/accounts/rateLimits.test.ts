@@ -13,22 +13,52 @@ describe(`rate limits (${databaseKind()})`, () => {
     app = undefined;
   });
 
-  it('blocks an account after 10 failed logins for the rest of the 15-minute window, even with the right password', async () => {
-    const lab = await start();
+  // Addresses come from X-Forwarded-For, as behind the trusted proxy of a production set-up.
+  const startProxied = async () => (app = await startTestApp({ TRUST_PROXY: 'true' }));
+  const from = (ip: string) => ({ 'x-forwarded-for': ip });
+
+  it('blocks an account at one address after 10 failed logins there, for the rest of the 15-minute window', async () => {
+    const lab = await startProxied();
     const user = await lab.createUser('client');
-    const login = (password: string) => lab.anonymous().post('/login', { identifier: user.email, password });
-    for (let i = 0; i < LIMITS.login.perIdentifier.max; i += 1) expect((await login(`wrong ${i}`)).status).toBe(401);
+    const login = (password: string, ip = '203.0.113.5') => lab.anonymous().post('/login', { identifier: user.email, password }, from(ip));
+    for (let i = 0; i < LIMITS.login.perAccountAndIp.max; i += 1) expect((await login(`wrong ${i}`)).status).toBe(401);
     const blocked = await login(PASSWORD);
     expect(blocked.status).toBe(429);
     expect(blocked.body.message).toBe('Too many login attempts. Please try again in 15 minutes.');
+    // The owner, at their own address, is not locked out by the stranger.
+    expect((await login(PASSWORD, '198.51.100.20')).status).toBe(200);
     lab.clock.advanceMinutes(15);
     expect((await login(PASSWORD)).status).toBe(200);
+  });
+
+  it('counts the e-mail and the username of an account as one account', async () => {
+    const lab = await startProxied();
+    const user = await lab.createUser('client');
+    const login = (identifier: string, password: string) => lab.anonymous().post('/login', { identifier, password }, from('203.0.113.6'));
+    const half = LIMITS.login.perAccountAndIp.max / 2;
+    for (let i = 0; i < half; i += 1) expect((await login(user.email, `wrong ${i}`)).status).toBe(401);
+    for (let i = 0; i < half; i += 1) expect((await login(user.username!.toUpperCase(), `wrong ${i}`)).status).toBe(401);
+    expect((await login(user.username!, PASSWORD)).status).toBe(429);
+  });
+
+  it('bounds failed logins on one account from anywhere at 100 in 15 minutes', async () => {
+    const lab = await startProxied();
+    const user = await lab.createUser('client');
+    const max = LIMITS.login.perAccount.max;
+    for (let batch = 0; batch < max; batch += 10) {
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => lab.anonymous().post('/login', { identifier: user.email, password: 'wrong' }, from(`192.0.2.${batch + i}`))),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(401));
+    }
+    const blocked = await lab.anonymous().post('/login', { identifier: user.email, password: PASSWORD }, from('198.51.100.30'));
+    expect(blocked.status).toBe(429);
   });
 
   it('does not count successful logins', async () => {
     const lab = await start();
     const user = await lab.createUser('client');
-    for (let i = 0; i < LIMITS.login.perIdentifier.max + 2; i += 1) {
+    for (let i = 0; i < LIMITS.login.perAccountAndIp.max + 2; i += 1) {
       expect((await lab.anonymous().post('/login', { identifier: user.email, password: PASSWORD })).status).toBe(200);
     }
   });
@@ -47,7 +77,7 @@ describe(`rate limits (${databaseKind()})`, () => {
     const user = await lab.createUser('client');
     expect((await lab.anonymous().post('/login', { identifier: user.email, password: PASSWORD })).status).toBe(200);
     const code = await codeFor(lab, user.email, 'login');
-    for (let i = 0; i < LIMITS.codeCheck.perIdentifier.max; i += 1) {
+    for (let i = 0; i < LIMITS.codeCheck.perAccountAndIp.max; i += 1) {
       expect((await lab.anonymous().post('/verify-otp', { username: user.email, otp: otherThan(code) })).status).toBe(401);
     }
     const blocked = await lab.anonymous().post('/verify-otp-password', { email: user.email, otp: '123456' });
@@ -59,12 +89,12 @@ describe(`rate limits (${databaseKind()})`, () => {
     const lab = await start();
     const user = await lab.createUser('client');
     const check = (identifier: string) => lab.anonymous().get(`/check-user?identifier=${encodeURIComponent(identifier)}`);
-    for (let i = 0; i < LIMITS.checkUser.perIdentifier.max; i += 1) expect((await check(user.email)).status).toBe(200);
+    for (let i = 0; i < LIMITS.checkUser.perAccount.max; i += 1) expect((await check(user.email)).status).toBe(200);
     expect((await check(user.email)).status).toBe(429);
     const sent = lab.mailbox.messages.filter((m) => m.to === user.email).length;
-    expect(sent).toBe(LIMITS.checkUser.perIdentifier.max);
+    expect(sent).toBe(LIMITS.checkUser.perAccount.max);
 
-    for (let i = LIMITS.checkUser.perIdentifier.max + 1; i < LIMITS.checkUser.perIp.max; i += 1) expect((await check(`probe${i}@example.test`)).status).toBe(404);
+    for (let i = LIMITS.checkUser.perAccount.max + 1; i < LIMITS.checkUser.perIp.max; i += 1) expect((await check(`probe${i}@example.test`)).status).toBe(404);
     const blocked = await check('another@example.test');
     expect(blocked.status).toBe(429);
     expect(blocked.body.message).toMatch(/^Too many e-mail checks/);
@@ -80,14 +110,20 @@ describe(`rate limits (${databaseKind()})`, () => {
     expect((await lab.anonymous().post('/clients', registration())).status).toBe(201);
   });
 
-  it('keeps its counters in the database under a hash of the identifier, and drops day-old windows', async () => {
+  it('keeps its counters in the database under the account id or a hash of the identifier, and drops day-old windows', async () => {
     const lab = await start();
+    const user = await lab.createUser('client');
+    await lab.anonymous().post('/login', { identifier: user.email, password: 'x' });
+    expect((await lab.db('rate_limits').pluck('key')).sort()).toEqual(
+      [`login:user:${user.id}`, `login:user:${user.id}:ip:127.0.0.1`, 'login:ip:127.0.0.1'].sort(),
+    );
+    await lab.db('rate_limits').delete();
     await lab.anonymous().post('/login', { identifier: 'someone@example.test', password: 'x' });
     const keys = (await lab.db('rate_limits').pluck('key')).sort();
-    expect(keys).toEqual([expect.stringMatching(/^login:id:[0-9a-f]{64}$/), 'login:ip:127.0.0.1']);
+    expect(keys).toEqual([expect.stringMatching(/^login:id:[0-9a-f]{64}$/), expect.stringMatching(/^login:id:[0-9a-f]{64}:ip:127\.0\.0\.1$/), 'login:ip:127.0.0.1']);
 
     lab.clock.advanceMinutes(25 * 60);
     await lab.anonymous().post('/login', { identifier: 'other@example.test', password: 'x' });
-    expect(await lab.db('rate_limits').pluck('window_start')).toEqual([lab.clock.now().toISOString(), lab.clock.now().toISOString()]);
+    expect(await lab.db('rate_limits').pluck('window_start')).toEqual(Array(3).fill(lab.clock.now().toISOString()));
   });
 });

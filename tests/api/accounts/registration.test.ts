@@ -38,6 +38,8 @@ describe(`registration: POST /clients, POST /clientverify, GET /clientview/{user
       companyName: 'Villanueva Meats',
       ltoNumber: 'LTO-77',
       classification: 'Meat Dealer',
+      // Optional at registration (the certificate prints it); this one gave none.
+      address: null,
     });
   });
 
@@ -68,6 +70,16 @@ describe(`registration: POST /clients, POST /clientverify, GET /clientview/{user
     expect(missing.status).toBe(400);
     expect(missing.body.message).toContain('user');
     expect(missing.body.message).toContain('client');
+  });
+
+  it('checks the LTO number after upper-casing it, and stores it folded', async () => {
+    const long = await app.anonymous().post('/clients', registration({ client: { ltoNo: 'ß'.repeat(12) } }));
+    expect(long.status).toBe(400);
+    expect(long.body.message).toContain('client.ltoNo:');
+    const body = registration({ client: { ltoNo: 'ｌｔｏ-ß1' } });
+    const res = await app.anonymous().post('/clients', body);
+    expect(res.status).toBe(201);
+    expect(await app.db('clients').where({ user_id: res.body.userId }).first('lto_no')).toEqual({ lto_no: 'LTO-SS1' });
   });
 
   it('refuses to create anything but an active client', async () => {

@@ -116,7 +116,8 @@ describe(`desk lists (${databaseKind()})`, () => {
     it('costs the same number of queries for 2 requests as for 40', async () => {
       const countQueries = async () => {
         let n = 0;
-        const onQuery = () => (n += 1);
+        // The mail outbox worker polls the same database in the background; it is no part of the call.
+        const onQuery = (q: { sql: string }) => (n += /\boutbox\b/.test(q.sql) ? 0 : 1);
         app.db.on('query', onQuery);
         try {
           expect((await staff.http.get('/requests/for-release')).status).toBe(200);

@@ -47,7 +47,7 @@ describe(`additional information (${databaseKind()})`, () => {
       ['reply', 'Kept at 4 °C, never frozen.'],
     ]);
     const audit = await app.db('audit_log').where('request_id', requestId).orderBy('id').pluck('action');
-    expect(audit).toEqual(['request.ask-info', 'request.reply']);
+    expect(audit).toEqual(['request.ask-info', 'mail.sent', 'request.reply']);
   });
 
   it('only while the request is pending review', async () => {

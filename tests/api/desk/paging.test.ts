@@ -113,7 +113,8 @@ describe(`paging of the request lists (${databaseKind()})`, () => {
     it('costs the same number of queries for a page of 5 as for a page of 130', async () => {
       const queries = async (path: string) => {
         let n = 0;
-        const onQuery = () => (n += 1);
+        // The mail outbox worker polls the same database in the background; it is no part of the call.
+        const onQuery = (q: { sql: string }) => (n += /\boutbox\b/.test(q.sql) ? 0 : 1);
         app.db.on('query', onQuery);
         try {
           expect((await staff.get(path)).status).toBe(200);

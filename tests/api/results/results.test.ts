@@ -182,7 +182,8 @@ describe(`results calls (${databaseKind()})`, () => {
     const listed = microList.body.find((r: any) => r.requestId === micro.requestId);
     expect(listed).toMatchObject({ controlNumber: micro.controlNumber, requestStatus: 'FOR_TESTING', tests: ['eColi'], microbio: true, chem: false });
     // What the screen needs, not the wide request shape.
-    expect(Object.keys(listed).sort()).toEqual([...LIST_ROW_KEYS, 'samples', 'tests'].sort());
+    expect(Object.keys(listed).sort()).toEqual([...LIST_ROW_KEYS, 'receipt', 'samples', 'tests'].sort());
+    expect(listed.receipt).toBeNull();
     expect(listed.samples).toEqual([
       expect.objectContaining({ sampleId: micro.sampleIds[0], sampleTypeDescription: 'Chicken breast', lotBatchNo: 'LOT-001', samplerName: 'J. Sampler', sampleSource: 'Cold storage A', productionDate: '2026-03-02', expiryDate: null, samplingDate: '2026-03-02' }),
       expect.objectContaining({ sampleId: micro.sampleIds[1], sampleTypeDescription: 'Chicken wing' }),

@@ -1,0 +1,63 @@
+// The data directory holds the database, its backups, the server secret and the mail outbox (live
+// codes): everything the server creates there is readable by its own account only.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../../server/db/knex.js';
+import { createLogger } from '../../../server/logger.js';
+import { createMailer } from '../../../server/mail/mailer.js';
+import { ensurePrivateDir, ensurePrivateFile } from '../../../server/privateFiles.js';
+import { SECRET_FILE, serverSecret } from '../../../server/services/serverSecret.js';
+
+const modeOf = (file: string) => (fs.statSync(file).mode & 0o777).toString(8);
+
+describe('files in the data directory', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-modes-'));
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('creates the data directory 0700 and the SQLite database, its WAL and a backup 0600', async () => {
+    const dataDir = path.join(root, 'data');
+    const filename = path.join(dataDir, 'lab.sqlite');
+    const db = createDb({ client: 'sqlite3', filename });
+    try {
+      await db.schema.createTable('t', (t) => t.increments('id'));
+      await db('t').insert({});
+      const backupDir = path.join(dataDir, 'backups');
+      // What `labctl backup` does, from the same helpers.
+      ensurePrivateDir(backupDir);
+      const backup = path.join(backupDir, 'copy.sqlite');
+      ensurePrivateFile(backup);
+      await db.raw('VACUUM INTO ?', [backup]);
+      expect(fs.statSync(backup).size).toBeGreaterThan(0);
+      expect({ dataDir: modeOf(dataDir), db: modeOf(filename), wal: modeOf(`${filename}-wal`), backups: modeOf(backupDir), backup: modeOf(backup) }).toEqual({
+        dataDir: '700',
+        db: '600',
+        wal: '600',
+        backups: '700',
+        backup: '600',
+      });
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('generates the server secret once, 0600, in a 0700 data directory', () => {
+    const dataDir = path.join(root, 'fresh');
+    const secret = serverSecret({ dataDir });
+    expect(secret.length).toBeGreaterThanOrEqual(40);
+    expect(serverSecret({ dataDir })).toBe(secret);
+    expect(modeOf(dataDir)).toBe('700');
+    expect(modeOf(path.join(dataDir, SECRET_FILE))).toBe('600');
+    expect(fs.readdirSync(dataDir)).toEqual([SECRET_FILE]);
+  });
+
+  it('writes outbox mail 0600 in a 0700 outbox', async () => {
+    const outboxDir = path.join(root, 'mail', 'outbox');
+    const mailer = createMailer({ from: 'lab@test.local', outboxDir, demo: false, logger: createLogger('silent'), print: () => undefined });
+    await mailer.send({ to: 'a@example.test', subject: 'Your login code', text: '123456', html: '<p>123456</p>' });
+    mailer.close();
+    const [message] = fs.readdirSync(outboxDir);
+    expect({ outbox: modeOf(outboxDir), mail: modeOf(path.join(outboxDir, message)) }).toEqual({ outbox: '700', mail: '600' });
+  });
+});

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRequests } from '../../../fixtures/requests.js';
+import { apiRouters } from '../../../server/app.js';
+import { ROLES, type Role } from '../../../server/domain/roles.js';
+import type { User } from '../../../server/services/users.js';
+import type { HttpClient } from '../../helpers/httpClient.js';
+import { startTestApp, type TestApp } from '../../helpers/testApp.js';
+import { databaseKind } from '../../helpers/testDatabase.js';
+
+type Who = { user: User; http: HttpClient };
+
+describe(`audit trail viewer (${databaseKind()})`, () => {
+  let app: TestApp;
+  let staff: Who;
+  let admin: Who;
+  let client: User;
+  let first: { requestId: number; controlNumber: string | null };
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    app.clock.set('2026-03-16T09:00:00.000Z');
+    staff = await app.signedIn('staff', { username: 'rosa.reyes', firstName: 'Rosa', lastName: 'Reyes' });
+    admin = await app.signedIn('admin');
+    client = await app.createUser('client');
+    const seeded = await insertRequests(app.db, [
+      { clientUserId: client.id, tests: ['eColi'] },
+      { clientUserId: client.id, tests: ['eColi'] },
+    ]);
+    // Approve both, the second a day later, and reject nothing: three kinds of entries over two days.
+    expect((await staff.http.put(`/requests/approve/${seeded[0].requestId}`)).status).toBe(200);
+    app.clock.set('2026-03-17T10:00:00.000Z');
+    staff = { ...staff, http: (await app.signedIn('staff')).http };
+    admin = await app.signedIn('admin');
+    expect((await admin.http.put(`/requests/approve/${seeded[1].requestId}`)).status).toBe(200);
+    first = { requestId: seeded[0].requestId, controlNumber: '2026-0001' };
+  });
+  afterAll(() => app?.close());
+
+  const audit = (http: HttpClient, query = '') => http.get(`/audit${query}`);
+
+  it('lists entries newest first with actor, request and details, paged with X-Total-Count and a next link', async () => {
+    const all = await audit(staff.http);
+    expect(all.status).toBe(200);
+    const total = Number(all.headers.get('x-total-count'));
+    expect(total).toBe(all.body.length);
+    expect(all.body.map((e: { at: string }) => e.at)).toEqual([...all.body.map((e: { at: string }) => e.at)].sort().reverse());
+    expect(all.body).toContainEqual(expect.objectContaining({
+      action: 'request.approve', actorName: 'Rosa Reyes', actorRole: 'staff', requestId: first.requestId, controlNumber: '2026-0001',
+      details: { before: { status: 'PENDING_REVIEW' }, after: { status: 'FOR_TESTING', controlNumber: '2026-0001' } },
+    }));
+
+    const page = await audit(staff.http, '?limit=2&offset=1');
+    expect(page.body).toEqual(all.body.slice(1, 3));
+    expect(page.headers.get('x-total-count')).toBe(String(total));
+    expect(page.headers.get('link')).toBe('</audit?limit=2&offset=3>; rel="next"');
+  });
+
+  it('filters by user, request (id or control number), action (exact or family) and date range', async () => {
+    const actions = async (query: string) => (await audit(admin.http, query)).body.map((e: { action: string; requestId: number | null }) => [e.action, e.requestId]);
+    expect(await actions('?user=rosa.reyes')).toEqual([['mail.sent', first.requestId], ['request.approve', first.requestId]]);
+    expect(await actions(`?user=${staff.user.id}&action=request.approve`)).toEqual([['request.approve', first.requestId]]);
+    expect(await actions(`?request=${first.requestId}`)).toEqual(await actions('?request=2026-0001'));
+    expect(await actions('?request=2026-0002&action=mail')).toEqual([['mail.sent', first.requestId + 1]]);
+    expect(await actions('?action=request&since=2026-03-17')).toEqual([['request.approve', first.requestId + 1]]);
+    expect(await actions('?action=request&until=2026-03-16')).toEqual([['request.approve', first.requestId]]);
+    expect(await actions('?since=2026-03-18')).toEqual([]);
+  });
+
+  it('exports the filtered trail as CSV', async () => {
+    const res = await audit(staff.http, '?request=2026-0001&format=csv');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="audit-trail.csv"/);
+    const lines = res.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,at,actor,role,action,request_id,control_number,details,ip');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toMatch(/^\d+,2026-03-16T09:00:00\.000Z,Rosa Reyes,staff,request\.approve,\d+,2026-0001,"\{""before"":\{""status"":""PENDING_REVIEW""\}/);
+  });
+
+  it('is for staff and admins only, and names each bad filter (400)', async () => {
+    expect((await app.anonymous().get('/audit')).status).toBe(401);
+    for (const role of ['client', 'chemtester', 'microbiotester', 'molbiotester'] as const) {
+      const res = await audit((await app.signedIn(role)).http);
+      expect(res.status).toBe(403);
+      expect(res.body.message).toEqual(expect.any(String));
+    }
+    const bad = await audit(staff.http, '?since=2026-02-30&until=yesterday&request=abc&action=DROP%20TABLE&limit=0&format=xml');
+    expect(bad.status).toBe(400);
+    for (const field of ['since', 'until', 'request', 'action']) expect(bad.body.message).toContain(`${field}:`);
+    expect((await audit(staff.http, '?since=2026-03-18&until=2026-03-17')).body.message).toMatch(/until: must not be before since/);
+    expect((await audit(staff.http, '?format=xml')).body.message).toMatch(/format: must be json or csv/);
+  });
+});
+
+describe(`audit entries cannot be changed or deleted through the API (${databaseKind()})`, () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app?.close());
+
+  // The desk, an owning client and a tester reach every kind of write; the other testers add time only.
+  const CALLERS: readonly Role[] = ['staff', 'admin', 'client', 'microbiotester'];
+
+  it('leaves every earlier entry as it was after every mutating call of the desk, a client and a tester', async () => {
+    const who = Object.fromEntries(await Promise.all(ROLES.map(async (role) => [role, await app.signedIn(role)] as const))) as Record<Role, Who>;
+    const owner = who.client.user.id;
+    const seeded = await insertRequests(app.db, [
+      { clientUserId: owner, tests: ['eColi'] },
+      { clientUserId: owner, tests: ['eColi'], status: 'FOR_TESTING' },
+      { clientUserId: owner, tests: ['eColi'], status: 'FOR_RELEASE' },
+    ]);
+    // A history to protect: an approval, a receipt and a result.
+    await who.staff.http.put(`/requests/approve/${seeded[0].requestId}`);
+    await who.staff.http.post(`/requests/receive/${seeded[1].requestId}`, { receivedAt: '2026-03-16T09:00:00Z', containers: 1, condition: 'acceptable' });
+    await who.microbiotester.http.put(`/microbioTestResults/${seeded[1].sampleIds[0]}`, { eColi: '5', eColiRemarks: 'negative', eColiAnalysisDate: null });
+    const before = await app.db('audit_log').orderBy('id').select();
+    expect(before.length).toBeGreaterThanOrEqual(3);
+
+    const mutating = apiRouters(app.deps).flatMap((router) =>
+      router.stack.flatMap((layer) => layer.methods.filter((m) => !['GET', 'HEAD'].includes(m)).map((method) => ({ method, path: String(layer.path) }))),
+    );
+    expect(mutating.map((r) => r.path)).toContain('/requests/receive/:requestId');
+    // Logging out ends the sessions the other calls need: last.
+    mutating.sort((a, b) => Number(a.path === '/logout') - Number(b.path === '/logout'));
+    const body = {
+      body: 'Anything to add?', receivedAt: '2026-03-16T09:00:00Z', containers: 2, condition: 'acceptable', eColi: '7', eColiRemarks: 'positive',
+      eColiAnalysisDate: null, identifier: 'x', password: 'y', id: before[0].id, action: 'tampered', details: '{}',
+    };
+    for (const request of seeded) {
+      const values: Record<string, string> = { requestId: String(request.requestId), sampleId: String(request.sampleIds[0]), userId: String(owner), id: String(before[0].id) };
+      for (const route of mutating) {
+        const path = route.path.replace(/:(\w+)/g, (_, name: string) => values[name] ?? '1');
+        for (const role of CALLERS) {
+          const res = await who[role].http.request(route.method, path, body);
+          expect(res.status, `${role} ${route.method} ${path}`).toBeLessThan(500);
+        }
+      }
+    }
+    const after = await app.db('audit_log').orderBy('id').select();
+    expect(after.length).toBeGreaterThan(before.length);
+    expect(after.slice(0, before.length)).toEqual(before);
+  }, 180_000);
+
+  it('offers no call that updates or deletes the audit trail', async () => {
+    const staff = await app.signedIn('staff');
+    for (const method of ['PUT', 'PATCH', 'DELETE', 'POST']) {
+      const res = await staff.http.request(method, '/audit', { action: 'tampered' });
+      expect(res.status).toBe(405);
+    }
+  });
+});

@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { pdfText } from '../helpers/pdfText.js';
+import { databaseKind } from '../helpers/testDatabase.js';
+import { labctlOnDatabase, openDemoDatabase, statuses } from './demoDatabase.js';
+
+describe(`labctl signed release and certificate (${databaseKind()})`, () => {
+  const lab = labctlOnDatabase(openDemoDatabase);
+  const release = (stdin?: string) =>
+    lab.run(['requests', 'release', '2026-0002', '--as', 'staff@demo.lab', ...(stdin === undefined ? [] : ['--password-stdin'])], stdin === undefined ? {} : { input: stdin });
+
+  it('refuses to release without a terminal or --password-stdin, and with a wrong password', async () => {
+    const noTerminal = await release();
+    expect(noTerminal.exitCode).toBe(2);
+    expect(noTerminal.stderr).toBe('Error: Password of staff@demo.lab (signs the release) needs a terminal to ask on; pass --password-stdin and give it on standard input instead.');
+    const wrong = await release('not the password\n');
+    expect(wrong.exitCode).toBe(1);
+    expect(wrong.stderr).toBe('Error: Your password is incorrect: nothing was released.');
+    expect((await statuses(lab.database.db))['2026-0002']).toBe('FOR_RELEASE');
+    expect(await lab.database.db('reports')).toEqual([]);
+  });
+
+  it('releases with a signature and writes the certificate, and refuses one for a request without a report', async () => {
+    const signed = await release('demo-password\n');
+    expect(signed.exitCode).toBe(0);
+    expect(signed.stdout).toBe('Request released successfully. Certificate 2026-0002-R1 issued.');
+    const report = await lab.database.db('reports').first('signer_name', 'signature_meaning', 'verification_token');
+    expect(report).toMatchObject({ signature_meaning: 'Results reviewed and approved for release' });
+
+    const file = path.join(lab.dataDir, 'coa.pdf');
+    const written = await lab.run(['certificate', '2026-0002', '--out', file, '--json']);
+    expect(written.exitCode).toBe(0);
+    expect(JSON.parse(written.stdout)).toMatchObject({ reportNumber: '2026-0002-R1', controlNumber: '2026-0002', file });
+    const text = await pdfText(file);
+    for (const item of ['Certificate of Analysis', 'Report No.: 2026-0002-R1', `Authorized by: ${report.signer_name}`, 'Results relate only to the items tested.', `http://localhost:3000/verify/${report.verification_token}`]) {
+      expect(text).toContain(item);
+    }
+    // the same report gives the same bytes through labctl too
+    const copy = path.join(lab.dataDir, 'copy.pdf');
+    expect((await lab.run(['certificate', '2026-0002', '--out', copy])).stderr).toBe(`Wrote certificate 2026-0002-R1 to ${copy}`);
+    expect(fs.readFileSync(copy).equals(fs.readFileSync(file))).toBe(true);
+
+    const old = await lab.run(['certificate', '2026-0001']);
+    expect(old.exitCode).toBe(1);
+    expect(old.stderr).toBe('Error: This request was released before certificates were issued: amend its results to issue one.');
+    const open = await lab.run(['certificate', '2026-0003']);
+    expect(open.exitCode).toBe(1);
+    expect(open.stderr).toBe('Error: This request has not been released: its certificate is issued on release.');
+    expect((await lab.run(['certificate', '2026-0002', '--version', 'x'])).exitCode).toBe(2);
+  }, 240_000);
+
+  it('withdraws a released report with a reason and a signature; the report stays readable, marked withdrawn', async () => {
+    const withdraw = (args: string[], stdin: string) =>
+      lab.run(['certificate', 'withdraw', ...args, '--as', 'staff@demo.lab', '--password-stdin'], { input: stdin });
+    const reason = 'Wrong sample tested';
+    expect((await release('demo-password\n')).exitCode).toBe(0);
+    const badNumber = await withdraw(['2026-0002', '--reason', reason], 'demo-password\n');
+    expect(badNumber.exitCode).toBe(2);
+    expect(badNumber.stderr).toBe('Error: <report> must be a report number such as 2026-0012-R1 (got "2026-0002").');
+    expect((await withdraw(['2026-0002-R1'], 'demo-password\n')).exitCode).toBe(2);
+    const wrong = await withdraw(['2026-0002-R1', '--reason', reason], 'not the password\n');
+    expect(wrong.exitCode).toBe(1);
+    expect(wrong.stderr).toBe('Error: Your password is incorrect: nothing was withdrawn.');
+    expect(await lab.database.db('report_withdrawals')).toEqual([]);
+
+    const done = await withdraw(['2026-0002-R1', '--reason', reason, '--json'], 'demo-password\n');
+    // the outbox (no SMTP in tests) says to whom the client's mail went
+    expect(done.stderr).toContain('mail to client@demo.lab: National Meat Inspection Service: certificate 2026-0002-R1 withdrawn');
+    expect(done.exitCode).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ reportNumber: '2026-0002-R1', controlNumber: '2026-0002', status: 'withdrawn' });
+    const audit = await lab.database.db('audit_log').where('action', 'report.withdraw').first('details');
+    expect(JSON.parse(audit.details)).toEqual({ reportNumber: '2026-0002-R1', reason, meaning: 'Report withdrawn' });
+
+    const file = path.join(lab.dataDir, 'withdrawn.pdf');
+    expect((await lab.run(['certificate', '2026-0002', '--out', file])).exitCode).toBe(0);
+    expect(await pdfText(file)).toContain('WITHDRAWN on');
+    const again = await withdraw(['2026-0002-R1', '--reason', reason], 'demo-password\n');
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toBe('Error: Report 2026-0002-R1 has already been withdrawn.');
+  }, 240_000);
+});

@@ -1,0 +1,184 @@
+/**
+ * Traceability (issue 15): staff record a sample receipt and print labels, the tester and the client
+ * see a flagged receipt, staff and the client read the timeline of a whole journey, staff filter the
+ * audit trail and export it, and read the turnaround dashboard. The client's submission, the
+ * question and answer and the tester's results go through the API; everything checked is clicked.
+ */
+import { execFileSync } from 'node:child_process';
+import type { Browser, Page } from '@playwright/test';
+import { buildSubmitPayload } from '../../server/domain/requestPayload.js';
+import { signInAs, type SignedIn } from './auth.js';
+import { expectNoAxeViolations } from './checks.js';
+import { expect, test, type DemoRole, type Lab } from './fixtures.js';
+import { forTestingRow } from './flows.js';
+import { seedRequests, withServerDb } from './serverDb.js';
+
+async function otherBrowser(browser: Browser, lab: Lab, role: DemoRole): Promise<{ page: Page; user: SignedIn; close: () => Promise<void> }> {
+  const context = await browser.newContext({ baseURL: lab.baseURL });
+  const page = await context.newPage();
+  const user = await signInAs(page, lab, lab.demo[role]);
+  return { page, user, close: () => context.close() };
+}
+
+async function submit(client: { page: Page; user: SignedIn }, lab: Lab, sample: string) {
+  const payload = buildSubmitPayload(
+    {
+      representativeName: 'democlient', contactNumber: '639171234567', emailAddress: lab.demo.client.email, companyName: 'Demo Meat Traders Inc.',
+      clientClassification: 'Importer', ltoNumber: 'LTO-2026-001', testingPurpose: 'Local_Trade', otherTestingPurpose: '', sampleCategory: 'Walk-in',
+      lotBatchNo: 'LOT-TRACE', sampleSource: 'Cold storage', productionDate: '', expiryDate: '', samplingDate: '', samplerName: 'E2E Sampler',
+      samples: [sample], tests: ['standardPlateCount'], gramPositiveAst: '', gramNegativeAst: '',
+    },
+    new Date(),
+  );
+  const res = await client.page.request.post(`/requests/submitrequest/${client.user.userId}`, { data: payload });
+  expect(res.status(), await res.text()).toBe(201);
+  const body = (await res.json()) as { requestId: number; samples: { sampleId: number }[] };
+  return { requestId: body.requestId, sampleId: body.samples[0].sampleId };
+}
+
+test.describe('traceability', () => {
+  test('a whole journey: reception, labels, flags for the tester and the client, and the timeline in order with its actors', async ({ page, lab, browser }) => {
+    // Three browsers and a dozen steps: more than a single-screen test's time on a busy machine.
+    test.slow();
+    const client = await otherBrowser(browser, lab, 'client');
+    const tester = await otherBrowser(browser, lab, 'microbiotester');
+    const { requestId, sampleId } = await submit(client, lab, 'Trace me: pork shoulder');
+    const staff = await signInAs(page, lab, lab.demo.staff);
+    expect((await page.request.post(`/requests/messages/${requestId}`, { data: { body: 'Was it chilled?' } })).status()).toBe(201);
+    expect((await client.page.request.post(`/requests/messages/${requestId}`, { data: { body: 'Yes, at 4 °C.' } })).status()).toBe(201);
+
+    // Approve from the details, then come back to record the receipt.
+    await page.goto(`/request-details/${staff.userId}/${requestId}`);
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    const value = page.locator('.control-number-value');
+    await expect(value).toHaveText(/^\d{4}-\d{4}$/);
+    const controlNumber = (await value.textContent())!;
+    await page.goto(`/request-details/${staff.userId}/${requestId}`);
+    const reception = page.getByRole('region', { name: 'Sample Reception' });
+    await reception.getByLabel('Received at').fill('2026-03-20T08:15');
+    await reception.getByLabel('Number of containers').fill('2');
+    await reception.getByLabel('Not acceptable').check();
+    await reception.getByRole('button', { name: 'Record Receipt' }).click();
+    await expect(reception.getByRole('alert')).toHaveText('reason: say why the samples are not acceptable');
+    await reception.getByLabel('Reason').fill('Seal broken');
+    await reception.getByLabel('Temperature on arrival (°C)').fill('12');
+    await expect(reception.getByText('Above the 10 °C limit for microbiological samples.')).toBeVisible();
+    await reception.getByRole('button', { name: 'Record Receipt' }).click();
+    const receipt = reception.getByTestId('receipt');
+    await expect(receipt).toContainText('Samples received');
+    await expect(receipt).toContainText('by Rosa Reyes');
+    await expect(receipt).toContainText('Condition on arrival: Not acceptable (Seal broken)');
+    await expect(receipt).toContainText('Temperature on arrival: 12 °C (above the 10 °C microbiology limit)');
+    await expectNoAxeViolations(page, { atLeast: 'serious' });
+
+    // Labels: a PDF with the control number, the sample's position and description.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Print labels' }).click()]);
+    expect(download.suggestedFilename()).toBe(`labels-${controlNumber}.pdf`);
+    const text = execFileSync('/usr/bin/pdftotext', ['-layout', (await download.path())!, '-'], { encoding: 'utf8' });
+    expect(text).toContain(controlNumber);
+    expect(text).toContain('Sample 1 of 1');
+    expect(text).toContain('Trace me: pork shoulder');
+
+    // The tester sees the flag and the receipt on the For Testing screen.
+    await tester.page.goto(`/for-testing-microbio/${tester.user.userId}`);
+    const row = forTestingRow(tester.page, controlNumber);
+    await expect(row.getByText('⚠ Sample reception flagged')).toBeVisible();
+    await row.getByRole('button', { name: /View Sample Information/ }).click();
+    await expect(tester.page.getByTestId('receipt')).toContainText('Not acceptable (Seal broken)');
+    // Results: one entry, then a correction that completes the request.
+    const put = (data: object) => tester.page.request.put(`/microbioTestResults/${sampleId}`, { data });
+    expect((await put({ standardPlateCount: '1.0 x 10^3', standardPlateCountRemarks: '', standardPlateCountAnalysisDate: null })).status()).toBe(200);
+    expect((await put({ standardPlateCount: '1.1 x 10^3', standardPlateCountRemarks: 'negative', standardPlateCountAnalysisDate: '2026-03-20' })).status()).toBe(200);
+
+    // The client sees the flagged receipt on its review page.
+    await client.page.goto(`/request-review/${client.user.userId}/${requestId}`);
+    await expect(client.page.getByRole('alert').filter({ hasText: 'Seal broken' })).toBeVisible();
+    // Release is signed with the staff member's password (issue 14).
+    expect((await page.request.put(`/requests/approveRelease/${requestId}`, { data: { password: lab.demo.staff.password } })).status()).toBe(200);
+
+    // Staff: the timeline from the details, every event in order with its actor.
+    await page.goto(`/request-details/${staff.userId}/${requestId}`);
+    await page.getByRole('link', { name: 'Timeline' }).click();
+    await expect(page).toHaveURL(`/request-timeline/${staff.userId}/${requestId}`);
+    await expect(page.getByRole('heading', { level: 1, name: `Timeline of ${controlNumber}` })).toBeVisible();
+    const events = page.getByRole('list', { name: 'Events' }).getByRole('listitem');
+    const expected: Array<[string, string]> = [
+      ['Submitted', 'Dana Delos Santos (client)'],
+      ['Additional information asked', 'Rosa Reyes (staff)'],
+      ['Mail sent', 'Rosa Reyes (staff)'],
+      ['Client answered', 'Dana Delos Santos (client)'],
+      ['Approved', 'Rosa Reyes (staff)'],
+      ['Mail sent', 'Rosa Reyes (staff)'],
+      ['Samples received', 'Rosa Reyes (staff)'],
+      ['Result entered', 'Maya Santos (microbiotester)'],
+      ['Result changed', 'Maya Santos (microbiotester)'],
+      ['Testing completed', 'Maya Santos (microbiotester)'],
+      ['Released', 'Rosa Reyes (staff)'],
+      ['Mail sent', 'Rosa Reyes (staff)'],
+    ];
+    await expect(events).toHaveCount(expected.length);
+    for (const [i, [title, actor]] of expected.entries()) {
+      await expect(events.nth(i).locator('.timeline-title')).toHaveText(title);
+      await expect(events.nth(i).locator('.timeline-meta')).toContainText(actor);
+    }
+    await expect(events.nth(8)).toContainText("Before: '1.0 x 10^3' → After: '1.1 x 10^3', negative, analysed 2026-03-20");
+    await expect(events.nth(10)).toContainText('Signed by Rosa Reyes: Results reviewed and approved for release');
+
+    // The client: its own timeline from the results page, without the laboratory's result entries.
+    await client.page.goto(`/request-results/${client.user.userId}/${requestId}`);
+    await client.page.getByRole('link', { name: 'Timeline' }).click();
+    const clientEvents = client.page.getByRole('list', { name: 'Events' }).getByRole('listitem');
+    await expect(clientEvents).toHaveCount(expected.length - 2);
+    await expect(client.page.getByText('Result entered')).toHaveCount(0);
+    await expect(clientEvents.nth(expected.length - 4)).toContainText('Signed by Rosa Reyes: Results reviewed and approved for release');
+    await expect(clientEvents.last()).toContainText('Mail sent');
+    await client.close();
+    await tester.close();
+  });
+
+  test('staff filter the audit trail and export it as CSV', async ({ page, lab }) => {
+    const [seeded] = await seedRequests(lab, [{ tests: ['eColi'], status: 'FOR_TESTING' }]);
+    const staff = await signInAs(page, lab, lab.demo.staff);
+    expect((await page.request.post(`/requests/receive/${seeded.requestId}`, { data: { receivedAt: '2026-03-20T08:00:00Z', containers: 3, condition: 'acceptable', temperatureC: 5 } })).status()).toBe(201);
+
+    await page.goto(`/home/staff/${staff.userId}`);
+    await page.getByRole('link', { name: 'Audit Trail', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Audit Trail' })).toBeVisible();
+    await page.getByLabel('Request').fill(seeded.controlNumber!);
+    await page.getByLabel('Action').fill('request.receive');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(page.getByRole('status')).toHaveText('1 entries');
+    const rows = page.getByRole('table').getByRole('row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(1)).toContainText('Rosa Reyes (staff)');
+    await expect(rows.nth(1)).toContainText('request.receive');
+    await expect(rows.nth(1)).toContainText('"containers":3');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    const csv = execFileSync('cat', [(await download.path())!], { encoding: 'utf8' }).trimEnd().split('\r\n');
+    expect(csv[0]).toBe('id,at,actor,role,action,request_id,control_number,details,ip');
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toContain(`Rosa Reyes,staff,request.receive,${seeded.requestId},${seeded.controlNumber}`);
+
+    await rows.nth(1).getByRole('link', { name: seeded.controlNumber! }).click();
+    await expect(page.getByRole('heading', { level: 1, name: `Timeline of ${seeded.controlNumber}` })).toBeVisible();
+  });
+
+  test('staff read the turnaround dashboard, late requests first', async ({ page, lab }) => {
+    const [late] = await seedRequests(lab, [{ tests: ['dog'], status: 'FOR_TESTING', submissionDate: '2020-01-02T08:00:00.000Z' }]);
+    await withServerDb(lab, (db) => db('requests').where('id', late.requestId).update({ due_date: '2020-01-09' }));
+    const staff = await signInAs(page, lab, lab.demo.staff);
+    await page.goto(`/home/staff/${staff.userId}`);
+    await page.getByRole('link', { name: 'Turnaround', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Turnaround' })).toBeVisible();
+    const perDiscipline = page.getByRole('table', { name: 'Per discipline' });
+    for (const label of ['Microbiological', 'Chemical', 'Molecular Biology']) await expect(perDiscipline.getByRole('cell', { name: label, exact: true })).toBeVisible();
+    const molBio = perDiscipline.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Molecular Biology', exact: true }) });
+    await expect(molBio.getByRole('cell').nth(3)).toHaveText('2020-01-02');
+    const first = page.getByRole('table', { name: 'Open requests' }).getByRole('row').nth(1);
+    await expect(first).toContainText(late.controlNumber!);
+    await expect(first).toContainText('days late');
+    await first.getByRole('link', { name: late.controlNumber! }).click();
+    await expect(page).toHaveURL(`/request-details/${staff.userId}/${late.requestId}`);
+  });
+});

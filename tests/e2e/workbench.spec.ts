@@ -1,0 +1,197 @@
+/**
+ * The work bench at real volume (2,000 generated requests besides the demo data): the tester's
+ * queue a page at a time, an honest Save of a whole request, drafts that survive a reload, and the
+ * screens at desk and phone width.
+ */
+import type { Page } from '@playwright/test';
+import { signInAs } from './auth.js';
+import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
+import { forTestingRow, recordDialogs, remarkButton } from './flows.js';
+import { seedRequests, withServerDb } from './serverDb.js';
+import { expect, test } from './volumeFixtures.js';
+
+const PAGE_SIZE = 50;
+
+async function checkBothWidths(page: Page) {
+  await expectNoAxeViolations(page, { atLeast: 'serious' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalScroll(page);
+  await expectNoAxeViolations(page, { atLeast: 'serious' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test.describe('the work bench at volume', () => {
+  // Pages of 50 rows scanned by axe at two widths on a 2-core machine shared with other work.
+  test.describe.configure({ timeout: 420_000 });
+  test("a tester's queue: outstanding work a page at a time, search, and an honest Save of the whole request", async ({ page, lab }) => {
+    const [request] = await seedRequests(lab, [{ tests: ['eColi', 'salmonellaSp'], status: 'FOR_TESTING', samples: ['Beef loin', 'Pork belly'] }]);
+    // A busy week's microbiology backlog on top of the generated history: more than one page.
+    await seedRequests(lab, Array.from({ length: PAGE_SIZE }, () => ({ tests: ['coliformCount'], status: 'FOR_TESTING' as const })));
+    const name = request.controlNumber!;
+    const outstanding = await withServerDb(lab, (db) =>
+      db('requests as r')
+        .where('r.status', 'FOR_TESTING')
+        .whereExists(db('analyses as a').select(db.raw('1')).whereRaw('a.request_id = r.id').where('a.result_group', 'microbio').whereNull('a.remark'))
+        .count({ n: '*' }),
+    );
+    expect(Number(outstanding[0].n)).toBeGreaterThan(PAGE_SIZE);
+
+    const recorded = recordDialogs(page);
+    const kinds: string[] = [];
+    page.on('dialog', (d) => void kinds.push(d.type()));
+    /** The alerts (the reload's beforeunload question has no text). */
+    const dialogs = { get list() { return recorded.filter((m) => m !== ''); } };
+    const { userId } = await signInAs(page, lab, lab.demo.microbiotester);
+    await page.goto(`/for-testing-microbio/${userId}`);
+    const rows = page.locator('.testing-table > tbody > tr:not(.panel-row)');
+    await expect(rows).toHaveCount(PAGE_SIZE);
+    await checkBothWidths(page);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await expect(rows).toHaveCount(Math.min(2 * PAGE_SIZE, Number(outstanding[0].n)));
+
+    await page.getByRole('searchbox', { name: 'Search by control number' }).fill(name);
+    await expect(rows).toHaveCount(1);
+    const row = forTestingRow(page, name);
+    await expect(row).toContainText('0/4 entered');
+    await expect(row).toContainText('2 samples');
+
+    // Nothing typed: the Save says so and writes nothing.
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialogs.list).toEqual(['Nothing to save']);
+
+    await row.getByRole('button', { name: 'Show Microbiology Tests' }).click();
+    const panel = page.locator(`#tests-${request.requestId}`);
+    const eColi1 = page.getByRole('group', { name: 'E.Coli, sample 1', exact: true });
+    await page.getByLabel('E.Coli result, sample 1', { exact: true }).fill('<10 cfu/g');
+    await expect(eColi1).toContainText('Unsaved');
+    await expect(eColi1).toContainText('needs + or -');
+    await remarkButton(page, 'E.Coli', 1, '-').click();
+    await expect(eColi1).not.toContainText('needs + or -');
+    await page.getByLabel('Salmonella sp. result, sample 1', { exact: true }).fill('Detected');
+
+    // The draft survives a reload (which asks first) and is still marked unsaved.
+    await page.reload();
+    expect(kinds).toContain('beforeunload');
+    await page.getByRole('searchbox', { name: 'Search by control number' }).fill(name);
+    await expect(row).toContainText('Unsaved entries');
+    await row.getByRole('button', { name: 'Show Microbiology Tests' }).click();
+    await expect(page.getByLabel('E.Coli result, sample 1', { exact: true })).toHaveValue('<10 cfu/g');
+    await expect(eColi1).toContainText('Unsaved');
+    const salmonella1 = page.getByRole('group', { name: 'Salmonella sp., sample 1', exact: true });
+    await expect(salmonella1).toContainText('needs + or -');
+
+    // At phone width each analyte row wraps inside the screen; the sticky Save is in reach.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoHorizontalScroll(page);
+    const box = (await salmonella1.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // The panel's Save writes both entries in one call.
+    const saves: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT') saves.push(new URL(r.url()).pathname);
+    });
+    await panel.getByRole('button', { name: `Save all results of ${name}` }).click();
+    await expect.poll(() => dialogs.list.at(-1)).toBe('Changes saved successfully!');
+    expect(saves).toEqual([`/results/request/${request.requestId}`]);
+    await expect(eColi1).not.toContainText('Unsaved');
+    // Saved without its + or -: kept, and still marked so the tester knows why it is not complete.
+    await expect(salmonella1).toContainText('needs + or -');
+    await expect(row).toContainText('1/4 entered');
+    const stored = await withServerDb(lab, (db) => db('analyses').where({ request_id: request.requestId }).whereNotNull('value').orderBy('test_code').select('test_code', 'value', 'remark'));
+    expect(stored).toEqual([
+      { test_code: 'eColi', value: '<10 cfu/g', remark: 'negative' },
+      { test_code: 'salmonellaSp', value: 'Detected', remark: null },
+    ]);
+
+    // A value entered by mistake is cleared from the screen.
+    await page.getByRole('button', { name: 'Clear Salmonella sp. result, sample 1' }).click();
+    await panel.getByRole('button', { name: `Save all results of ${name}` }).click();
+    await expect.poll(() => dialogs.list.length).toBe(3);
+    expect(dialogs.list.at(-1)).toBe('Changes saved successfully!');
+    expect(await withServerDb(lab, (db) => db('analyses').where({ request_id: request.requestId, test_code: 'salmonellaSp' }).whereNotNull('value'))).toEqual([]);
+    await panel.getByRole('button', { name: `Save all results of ${name}` }).click();
+    await expect.poll(() => dialogs.list.at(-1)).toBe('Nothing to save');
+  });
+
+  test('the finished filter shows a completed request, and clearing a value sends it back to FOR TESTING', async ({ page, lab }) => {
+    const [request] = await seedRequests(lab, [{ tests: ['dog'], status: 'FOR_RELEASE', samples: ['Ground meat'] }]);
+    const name = request.controlNumber!;
+    const dialogs = recordDialogs(page);
+    const { userId } = await signInAs(page, lab, lab.demo.molbiotester);
+    await page.goto(`/for-testing-molbio/${userId}`);
+    await page.getByRole('searchbox', { name: 'Search by control number' }).fill(name);
+    await expect(page.getByText('There are no ongoing Molecular Biology tests.')).toBeVisible();
+    await page.getByRole('combobox', { name: 'Show' }).selectOption('finished');
+    const row = forTestingRow(page, name);
+    await expect(row).toContainText('1/1 entered');
+    await row.getByRole('button', { name: 'Show Molecular Biology Tests' }).click();
+    await page.getByRole('button', { name: 'Clear Dog result, sample 1' }).click();
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialogs).toEqual(['Changes saved successfully!']);
+    await expect(row).toContainText('0/1 entered');
+    expect((await withServerDb(lab, (db) => db('requests').where('id', request.requestId).first('status'))).status).toBe('FOR_TESTING');
+  });
+
+  test('staff: Pending and For Release a page at a time with search, filter, sort, CSV export and positives as a warning', async ({ page, lab }) => {
+    const [pending] = await seedRequests(lab, [{ tests: ['dog'], status: 'PENDING_REVIEW', samples: ['Goat meat', 'Beef loin', 'Pork'] }]);
+    // A busy week at the desk on top of the generated history: more than one page waits for review.
+    await seedRequests(lab, Array.from({ length: PAGE_SIZE }, () => ({ tests: ['eColi'] })));
+    await withServerDb(lab, (db) => db('requests').where('id', pending.requestId).update({ lot_batch_no: 'LOT-WORKBENCH-7' }));
+    const [positive] = await seedRequests(lab, [
+      { tests: ['eColi'], status: 'FOR_RELEASE', result: () => ({ value: 'Detected', remark: 'positive', analysisDate: '2026-03-10' }) },
+    ]);
+    const { userId } = await signInAs(page, lab, lab.demo.staff);
+
+    await page.goto(`/pending-requests/${userId}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Pending Requests' })).toBeVisible();
+    const rows = page.locator('.desk-table tbody tr');
+    await expect(rows).toHaveCount(PAGE_SIZE);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await expect.poll(() => rows.count()).toBeGreaterThan(PAGE_SIZE);
+    await checkBothWidths(page);
+
+    await page.getByRole('searchbox', { name: 'Search by company or lot' }).fill('lot-workbench-7');
+    await expect(rows).toHaveCount(1);
+    await expect(rows).toContainText('3');
+    await expect(rows).toContainText('Molecular Biology');
+    await page.getByRole('combobox', { name: 'Discipline' }).selectOption('chem');
+    await expect(page.getByText('There are no pending requests as of the moment.')).toBeVisible();
+    await page.getByRole('combobox', { name: 'Discipline' }).selectOption('molbio');
+    await expect(rows).toHaveCount(1);
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export CSV of the pending requests' }).click();
+    const csv = await (await download).path().then((file) => import('node:fs/promises').then((fs) => fs.readFile(file!, 'utf8')));
+    expect(csv.split('\r\n')[0]).toBe('Control number,Status,Company,Purpose,Lot,Samples,Tests,Submitted,Waiting since,Due date,Any positive');
+    expect(csv).toContain('LOT-WORKBENCH-7');
+
+    await page.goto(`/for-release/${userId}`);
+    await page.getByRole('searchbox', { name: 'Search by control number, company or lot' }).fill(positive.controlNumber!);
+    const item = page.locator('.release-item');
+    await expect(item).toHaveCount(1);
+    const warning = item.getByText('Positive finding');
+    await expect(warning).toBeVisible();
+    await expect(warning).toHaveCSS('background-color', 'rgb(255, 241, 214)');
+    await checkBothWidths(page);
+  });
+
+  test('a list that fails to load says so with Retry; an expired session goes to log in', async ({ page, lab }) => {
+    const { userId } = await signInAs(page, lab, lab.demo.staff);
+    let failures = 1;
+    await page.route('**/requests/queue/pending*', (route) => (failures-- > 0 ? route.fulfill({ status: 503, json: { message: 'The database is busy.' } }) : route.continue()));
+    await page.goto(`/pending-requests/${userId}`);
+    await expect(page.getByRole('alert')).toContainText('The pending requests could not be loaded: The database is busy.');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.locator('.desk-table tbody tr').first()).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+
+    // The session ends on the server (e.g. it expired): the next call sends the user to log in.
+    await withServerDb(lab, (db) => db('sessions').del());
+    await page.getByRole('combobox', { name: 'Sort' }).selectOption('newest');
+    await expect(page).toHaveURL(/\/login(\?next=.*)?$/);
+    await expect(page.getByRole('button', { name: 'Log out' })).toHaveCount(0);
+    await expectNoAxeViolations(page, { atLeast: 'serious' });
+  });
+});
