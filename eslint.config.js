@@ -3,6 +3,29 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+// The layers of DESIGN.md section 3, stated so that a wrong import fails lint. Our imports are
+// relative, so each rule names the folder a relative path climbs into (our folder names are unique).
+// A file gets one `no-restricted-imports` setting (a later match replaces an earlier one), so each
+// layer lists everything it may not reach.
+const into = (...folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
+const layer = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
+const NO_CLI = { regex: into('cli'), message: 'server/ never imports cli/: the CLI is an adapter on top of the server.' };
+const NO_HTTP = { regex: into('http'), message: 'Services never import http/: routes call services, not the other way round.' };
+const NO_IO = ['node:*', 'fs', 'path', 'http', 'knex', 'pg', 'sqlite3', 'nodemailer', 'koa', '@koa/*', 'pino', 'react'];
+const layers = [
+  layer(['server/**'], [NO_CLI]),
+  layer(['server/services/**'], [NO_CLI, NO_HTTP]),
+  layer(['server/mail/**'], [NO_CLI, NO_HTTP, { regex: into('services'), message: 'server/mail never imports services: services call the mailer.' }]),
+  layer(['server/domain/**'], [
+    { regex: '^\\.\\./', message: 'server/domain is pure and imports nothing of ours outside server/domain.' },
+    { group: NO_IO, message: 'server/domain is pure: no I/O, no framework.' },
+  ]),
+  layer(['ui/**'], [
+    { regex: '^(\\.\\./)+server/(?!domain/)', message: 'ui/ imports only server/domain of the server.' },
+    { regex: into('cli'), message: 'ui/ never imports cli/.' },
+  ]),
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -25,4 +48,5 @@ export default tseslint.config(
     files: ['tests/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  ...layers,
 );

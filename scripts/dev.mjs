@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 
 const children = [
-  spawn('npx', ['tsx', 'watch', 'cli/main.ts', 'serve', '--demo', '--port', '3000'], { stdio: 'inherit' }),
+  spawn('npx', ['tsx', 'watch', 'cli/bin.ts', 'serve', '--demo', '--port', '3000'], { stdio: 'inherit' }),
   spawn('npx', ['vite', '--config', 'ui/vite.config.ts'], { stdio: 'inherit' }),
 ];
 const stop = () => children.forEach((c) => c.kill('SIGINT'));

@@ -17,7 +17,8 @@ function newestMtime(dir) {
 const outputTime = (file) => (fs.existsSync(path.join(root, file)) ? fs.statSync(path.join(root, file)).mtimeMs : 0);
 
 const steps = [
-  { name: 'server and CLI', sources: ['server', 'cli'], output: 'dist/cli/main.js', script: 'build:server' },
+  // fixtures/ holds code `labctl seed` runs (demo and volume data), compiled with the server.
+  { name: 'server and CLI', sources: ['server', 'cli', 'fixtures'], output: 'dist/labctl/bin.js', script: 'build:server' },
   { name: 'portal', sources: ['ui', 'server/domain'], output: 'dist/ui/index.html', script: 'build:ui' },
 ];
 

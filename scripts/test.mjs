@@ -1,7 +1,9 @@
-// `npm test`: every suite, stopping at the first failure. The API suite runs twice: on SQLite and on
-// PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test). Each runner also
-// writes a JSON report, so the last line can total the tests of every suite.
-import { spawnSync } from 'node:child_process';
+// `npm test`: every suite, stopping at the first failure. The API suite runs twice, on SQLite and on
+// PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test), both at once:
+// they share nothing (own files, own schema) and mostly wait on their databases, so together they
+// take little more than the longer one. Each runner also writes a JSON report, so the last line can
+// total the tests of every suite.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,13 +11,16 @@ import path from 'node:path';
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-test-reports-'));
 const vitest = (project, name) => ['npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, `${name}.vitest.json`)}`]];
 
+// Each step is one command, or several run at the same time (their output printed as each ends).
 const steps = [
-  ['build', 'node', ['scripts/ensure-build.mjs']],
-  ['unit tests', ...vitest('unit', 'unit')],
-  ['API tests on SQLite', ...vitest('api', 'api-sqlite')],
-  ['API tests on PostgreSQL', 'node', ['scripts/with-postgres.mjs', ...vitest('api', 'api-postgres').flat()]],
-  ['CLI tests', ...vitest('cli', 'cli')],
-  ['browser tests', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts', '--reporter=list,json']],
+  [['build', 'node', ['scripts/ensure-build.mjs']]],
+  [['unit tests', ...vitest('unit', 'unit')]],
+  [
+    ['API tests on SQLite', ...vitest('api', 'api-sqlite')],
+    ['API tests on PostgreSQL', 'node', ['scripts/with-postgres.mjs', ...vitest('api', 'api-postgres').flat()]],
+  ],
+  [['CLI tests', ...vitest('cli', 'cli')]],
+  [['browser tests', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts', '--reporter=list,json']]],
 ];
 
 const env = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reports, 'e2e.playwright.json') };
@@ -40,13 +45,28 @@ function totals() {
   return `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
 }
 
-for (const [name, command, args] of steps) {
-  console.log(`\n=== ${name}`);
-  const result = spawnSync(command, args, { stdio: 'inherit', env });
-  if (result.status !== 0) {
-    console.error(`\n${name} failed.`);
+/** Runs one command; alone it prints as it goes, beside others its output comes in one piece at its end. */
+function run([name, command, args], alone) {
+  if (alone) console.log(`\n=== ${name}`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'], env });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    child.on('close', (status) => {
+      if (!alone) process.stdout.write(`\n=== ${name}\n${Buffer.concat(output).toString()}`);
+      resolve({ name, status });
+    });
+  });
+}
+
+for (const step of steps) {
+  const outcomes = await Promise.all(step.map((command) => run(command, step.length === 1)));
+  const failed = outcomes.find((o) => o.status !== 0);
+  if (failed) {
+    console.error(`\n${failed.name} failed.`);
     console.log(`Total: ${totals()}`);
-    process.exit(result.status ?? 1);
+    process.exit(failed.status ?? 1);
   }
 }
 console.log('\nAll test suites passed.');
