@@ -7,6 +7,7 @@ import { markServing } from '../../server/db/sqliteRestore.js';
 import { startOutboxWorker } from '../../server/mail/outboxWorker.js';
 import { seedDemoAccounts } from '../../server/services/demo.js';
 import { AbortError, info, openRuntime, out } from '../runtime.js';
+import { createReadCache } from '../../server/services/readCache.js';
 
 /** How long a stop waits for in-flight calls before cutting them. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -30,13 +31,15 @@ export function registerServe(command: Command): void {
       const database = rt.config.database;
       const unmark = database.client === 'sqlite3' ? markServing(database.filename) : () => undefined;
       const outbox = startOutboxWorker({ db: rt.db, mailer: rt.mailer, logger, clock: rt.clock });
-      const app = createApp({ config: rt.config, db: rt.db, clock: rt.clock, logger, outbox });
+      const reads = await createReadCache(database);
+      const app = createApp({ config: rt.config, db: rt.db, clock: rt.clock, logger, outbox, reads });
       const server = app.listen(rt.config.port, rt.config.host);
       try {
         await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
       } catch (err) {
         // Nothing was served: stop the mail worker and leave no "serving" mark, so the process exits.
         await outbox.stop();
+        await reads?.close();
         unmark();
         await rt.close();
         const code = (err as NodeJS.ErrnoException).code;
@@ -72,6 +75,7 @@ export function registerServe(command: Command): void {
         await closed;
         clearTimeout(grace);
         await outbox.stop();
+        await reads?.close();
         await rt.close();
         unmark();
         info('Stopped.');

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/knex.js';
 import type { Logger } from '../logger.js';
 import type { OutboxWorker } from '../mail/outboxWorker.js';
+import type { ReadCache } from '../services/readCache.js';
 import type { User } from '../services/users.js';
 
 export interface AppDeps {
@@ -14,6 +15,8 @@ export interface AppDeps {
   logger: Logger;
   /** The outbox worker of this process; when given, mail a call queued is sent before it answers. */
   outbox?: Pick<OutboxWorker, 'sendQueuedBy'>;
+  /** Sessions and marked lists answered from memory between commits (SQLite; see services/readCache.ts). */
+  reads?: ReadCache;
 }
 
 export interface AppState {

@@ -2,7 +2,8 @@
 // with an idle and an absolute expiry. Kept in the database so several instances share them.
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
-import { USER_COLUMNS, toUser, type User } from './users.js';
+import { USER_COLUMNS, toUser, type User, type UserRow } from './users.js';
+import type { ReadCache } from './readCache.js';
 import { randomToken, sha256 } from './secrets.js';
 
 export interface SessionPolicy {
@@ -28,12 +29,29 @@ export async function createSession(db: Knex, clock: Clock, policy: SessionPolic
   return { token, expiresAt };
 }
 
-/** The active user of a session token, or undefined when the session is unknown, expired or the user inactive. */
-export async function resolveSession(db: Knex, clock: Clock, policy: SessionPolicy, token: string): Promise<User | undefined> {
-  const row = await db('sessions as s')
+interface SessionRow extends Omit<UserRow, 'password_hash'> {
+  session_id: number;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** The session row with its user, as read; cached between commits when the server has a read cache. */
+async function sessionRow(db: Knex, token: string, cache?: ReadCache): Promise<SessionRow | undefined> {
+  const key = `session:${sha256(token)}`;
+  const version = await cache?.version();
+  const cached = version === undefined ? undefined : cache!.get<SessionRow>(key, version);
+  if (cached) return cached;
+  const row: SessionRow | undefined = await db('sessions as s')
     .join('users as u', 'u.id', 's.user_id')
     .where('s.token_hash', sha256(token))
     .first(['s.id as session_id', 's.last_seen_at', 's.expires_at', ...USER_COLUMNS.map((c) => `u.${c}`)]);
+  if (row && version !== undefined) cache!.set(key, version, row, 1024);
+  return row;
+}
+
+/** The active user of a session token, or undefined when the session is unknown, expired or the user inactive. */
+export async function resolveSession(db: Knex, clock: Clock, policy: SessionPolicy, token: string, cache?: ReadCache): Promise<User | undefined> {
+  const row = await sessionRow(db, token, cache);
   if (!row) return undefined;
   const now = clock.now();
   const idleDeadline = new Date(row.last_seen_at).getTime() + minutes(policy.idleMinutes);
@@ -41,6 +59,7 @@ export async function resolveSession(db: Knex, clock: Clock, policy: SessionPoli
     await db('sessions').where({ id: row.session_id }).delete();
     return undefined;
   }
+  // The update is a commit, which makes the cached row stale: the next call reads the new time.
   if (now.getTime() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) {
     await db('sessions').where({ id: row.session_id }).update({ last_seen_at: now.toISOString() });
   }

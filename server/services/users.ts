@@ -24,7 +24,7 @@ export interface User {
   createdAt: string;
 }
 
-interface UserRow {
+export interface UserRow {
   id: number;
   username: string | null;
   first_name: string;

@@ -20,6 +20,7 @@ import { startMailbox, type Mailbox } from './mailbox.js';
 import { TestClock } from './testClock.js';
 import { createTestDatabase, type TestDatabase } from './testDatabase.js';
 import type { AppDeps } from '../../server/http/context.js';
+import { createReadCache } from '../../server/services/readCache.js';
 
 export interface TestApp {
   url: string;
@@ -56,7 +57,7 @@ export const TEST_PASSWORD = 'correct horse battery';
 
 let sequence = 0;
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { readCache?: boolean } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   await migrateLatest(database.db);
   const mailbox = await startMailbox();
@@ -72,7 +73,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const mailer = createMailer({ smtpUrl: mailbox.url, from: 'lab@test.local', outboxDir: '', demo: false, logger });
   // The worker sends right after each commit that queued mail; failed sends are retried within a second.
   const outbox = startOutboxWorker({ db: database.db, mailer, logger, clock, pollMs: 500, retryBaseMs: 100, retryMaxMs: 1_000 });
-  const deps: AppDeps = { config, db: database.db, clock, logger, outbox };
+  // SQLite answers sessions and lists from the read cache between commits, as `labctl serve` does.
+  const reads = options.readCache === false ? undefined : await createReadCache(database.settings);
+  const deps: AppDeps = { config, db: database.db, clock, logger, outbox, reads };
   const app = createApp({ ...deps, uiDir: path.join(os.tmpdir(), 'lab-no-ui') });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -119,6 +122,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await outbox.stop();
+      await reads?.close();
       mailer.close();
       await mailbox.close();
       await database.drop();

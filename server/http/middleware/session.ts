@@ -14,7 +14,7 @@ export function loadSession(deps: AppDeps): Middleware<AppState> {
   return async (ctx, next) => {
     const token = ctx.cookies.get(SESSION_COOKIE);
     if (token) {
-      const user = await resolveSession(deps.db, deps.clock, sessionPolicy(deps), token);
+      const user = await resolveSession(deps.db, deps.clock, sessionPolicy(deps), token, deps.reads);
       if (user) {
         ctx.state.user = user;
         ctx.state.sessionToken = token;

@@ -8,6 +8,7 @@ import { monthlyReport, reportYears } from '../../services/reports.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppState } from '../context.js';
 import { authorize, requireUser, signedInOnly } from '../guards.js';
+import { cachedRead } from '../middleware/cachedRead.js';
 
 export const ReportQuery = z.object({
   year: z.coerce
@@ -27,16 +28,17 @@ const ReportParams = z.object({
 });
 
 export function reportsRouter(deps: AppDeps): Router<AppState> {
+  const cached = cachedRead(deps);
   const router = new Router<AppState>();
   // No report is public.
   router.use(signedInOnly);
 
   // Before :report, which would take 'years' for a report's name.
-  router.get('/api/reports/years', async (ctx) => {
+  router.get('/api/reports/years', cached, async (ctx) => {
     ctx.body = await reportYears(deps.db, requireUser(ctx));
   });
 
-  router.get('/api/reports/:report', async (ctx) => {
+  router.get('/api/reports/:report', cached, async (ctx) => {
     const { report: group } = parseInput(ReportParams, ctx.params);
     authorize(ctx, 'reports:read', { group });
     const { year = deps.clock.now().getUTCFullYear() } = parseInput(ReportQuery, ctx.query);

@@ -9,6 +9,7 @@ import { readRequestDetail, samplesOf } from '../../services/requests/read.js';
 import { submitRequest } from '../../services/requests/submit.js';
 import type { AppContext, AppDeps, AppRouter } from '../context.js';
 import { authorize, requireUser } from '../guards.js';
+import { cachedRead } from '../middleware/cachedRead.js';
 
 export const UserIdParams = z.object({ userId: IdSchema });
 export const RequestIdParams = z.object({ requestId: IdSchema });
@@ -19,6 +20,7 @@ export async function authorizeRequestRead(ctx: AppContext, deps: AppDeps, reque
 }
 
 export function clientRoutes(router: AppRouter, deps: AppDeps): void {
+  const cached = cachedRead(deps);
   router.post('/requests/submitrequest/:userId', async (ctx) => {
     const { userId } = parseInput(UserIdParams, ctx.params);
     const user = authorize(ctx, 'request:submit', { clientUserId: userId });
@@ -27,7 +29,7 @@ export function clientRoutes(router: AppRouter, deps: AppDeps): void {
     ctx.body = await submitRequest(deps, user.id, input, { ip: ctx.ip });
   });
 
-  router.get('/requests/clientrequest/:userId', async (ctx) => {
+  router.get('/requests/clientrequest/:userId', cached, async (ctx) => {
     const { userId } = parseInput(UserIdParams, ctx.params);
     authorize(ctx, 'request:read', { clientUserId: userId });
     ctx.body = await listClientRequests(deps.db, userId);

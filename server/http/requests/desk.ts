@@ -19,6 +19,7 @@ import type { AppDeps, AppRouter } from '../context.js';
 import { authorize, requireUser } from '../guards.js';
 import { answerPage, pageAsked } from '../paging.js';
 import { authorizeRequestRead, RequestIdParams } from './client.js';
+import { cachedRead } from '../middleware/cachedRead.js';
 
 /** Release is a signature (DESIGN.md section 10): the releasing staff member's password. */
 const ReleaseInput = z.object({ password: SignaturePassword });
@@ -43,9 +44,10 @@ const CreateResultInput = z.object({
 });
 
 export function deskRoutes(router: AppRouter, deps: AppDeps): void {
+  const cached = cachedRead(deps);
   const desk: DeskDeps = { db: deps.db, clock: deps.clock, labName: deps.config.labName, logger: deps.logger };
 
-  router.get('/requests/pending', async (ctx) => {
+  router.get('/requests/pending', cached, async (ctx) => {
     authorize(ctx, 'request:review');
     ctx.body = await listDeskRequests(deps.db, { status: 'PENDING_REVIEW' });
   });
@@ -103,14 +105,14 @@ export function deskRoutes(router: AppRouter, deps: AppDeps): void {
   });
 
   // A work queue: the whole list unless a script asks for a page. Results are read per request (getResult).
-  router.get('/requests/for-release', async (ctx) => {
+  router.get('/requests/for-release', cached, async (ctx) => {
     const groups = visibleGroups(authorize(ctx, 'request:list-for-release'));
     const asked = pageAsked(ctx, { paged: false });
     answerPage(ctx, asked, await listForRelease(deps.db, { groups, ...asked }));
   });
 
   // The laboratory's whole history: always paged.
-  router.get('/requests/released', async (ctx) => {
+  router.get('/requests/released', cached, async (ctx) => {
     const groups = visibleGroups(authorize(ctx, 'request:list-for-release'));
     const asked = pageAsked(ctx, { paged: true });
     answerPage(ctx, asked, await listReleased(deps.db, { groups, ...asked }));

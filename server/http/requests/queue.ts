@@ -25,6 +25,7 @@ import { parseInput } from '../../validation.js';
 import type { AppContext, AppDeps, AppRouter } from '../context.js';
 import { requireUser } from '../guards.js';
 import { decodeCursor, encodeCursor } from '../queueCursor.js';
+import { cachedRead } from '../middleware/cachedRead.js';
 
 const SearchText = z.string('must be text').trim().max(100, 'use at most 100 characters').optional();
 
@@ -87,19 +88,20 @@ function answer(ctx: AppContext, list: string, input: QueueInput, format: Parsed
 }
 
 export function queueRoutes(router: AppRouter, deps: AppDeps): void {
-  router.get('/requests/queue/client/:userId/counts', async (ctx) => {
+  const cached = cachedRead(deps);
+  router.get('/requests/queue/client/:userId/counts', cached, async (ctx) => {
     const { userId } = parseInput(ClientParams, ctx.params);
     const { q } = parseInput(CountsQuery, ctx.query);
     ctx.body = await clientStatusCounts(deps.db, requireUser(ctx), userId, q || undefined);
   });
 
-  router.get('/requests/queue/client/:userId', async (ctx) => {
+  router.get('/requests/queue/client/:userId', cached, async (ctx) => {
     const { userId } = parseInput(ClientParams, ctx.params);
     const { input, format } = queueInput(ctx, 'client');
     answer(ctx, 'requests', input, format, await listClientQueue(deps.db, requireUser(ctx), userId, input));
   });
 
-  router.get('/requests/queue/:name', async (ctx) => {
+  router.get('/requests/queue/:name', cached, async (ctx) => {
     const { name } = parseInput(QueueParams, ctx.params);
     const { input, format } = queueInput(ctx, name);
     answer(ctx, name, input, format, await listQueue(deps.db, requireUser(ctx), name, input));

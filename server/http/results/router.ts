@@ -16,6 +16,7 @@ import type { AppDeps, AppState } from '../context.js';
 import { authorize, requireUser, signedInOnly } from '../guards.js';
 import { answerPage, pageAsked } from '../paging.js';
 import { batchResultRoutes } from './batchRoute.js';
+import { cachedRead } from '../middleware/cachedRead.js';
 
 const SampleParams = z.object({ sampleId: IdSchema });
 const RequestParams = z.object({ requestId: IdSchema });
@@ -28,13 +29,14 @@ export const BatchQuery = z.object({
 });
 
 export function resultsRouter(deps: AppDeps): Router<AppState> {
+  const cached = cachedRead(deps);
   const router = new Router<AppState>();
   // No results call is public.
   router.use(signedInOnly);
   batchResultRoutes(router, deps);
 
   // A work queue: the whole list unless a script asks for a page.
-  router.get('/requests/for-testing', async (ctx) => {
+  router.get('/requests/for-testing', cached, async (ctx) => {
     const user = authorize(ctx, 'results:list-for-testing');
     const asked = pageAsked(ctx, { paged: false });
     answerPage(ctx, asked, await listForTesting(deps.db, { groups: visibleGroups(user), ...asked }));

@@ -1,0 +1,58 @@
+// A GET answer kept per user while the database is unchanged (services/readCache.ts): the work
+// queues and lists every screen polls. The answer is stored as sent, JSON already compressed for the
+// encoding the caller accepts, so a repeated call costs neither SQL nor compression. Keyed by the
+// user and the whole URL: what one user was allowed to read is never answered to another.
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { Middleware } from 'koa';
+import type { AppDeps, AppState } from '../context.js';
+
+type Encoding = 'br' | 'gzip' | 'identity';
+
+interface Answer {
+  body: Buffer;
+  encoding: Encoding;
+  headers: [string, string][];
+}
+
+// The headers the cached routes set beside the body (paging).
+const KEPT_HEADERS = ['Link', 'X-Total-Count'];
+
+// As app.ts compresses: nothing under 1 KB, brotli at quality 4.
+const COMPRESS_FROM_BYTES = 1024;
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+async function encoded(json: Buffer, accepted: Encoding): Promise<{ body: Buffer; encoding: Encoding }> {
+  if (json.length < COMPRESS_FROM_BYTES || accepted === 'identity') return { body: json, encoding: 'identity' };
+  if (accepted === 'br') return { body: await brotli(json, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }), encoding: 'br' };
+  return { body: await gzip(json), encoding: 'gzip' };
+}
+
+/** Caches the 200 JSON answers of the routes it is put on; a no-op without a cache. */
+export function cachedRead({ reads: cache, clock }: Pick<AppDeps, 'reads' | 'clock'>): Middleware<AppState> {
+  if (!cache) return (_ctx, next) => next();
+  return async (ctx, next) => {
+    const user = ctx.state.user;
+    if (!user || ctx.method !== 'GET') return next();
+    const accepted = (ctx.acceptsEncodings('br', 'gzip', 'identity') || 'identity') as Encoding;
+    // The day is part of the key: a default such as the report's year follows the clock.
+    const key = `answer:${user.id}:${accepted}:${clock.now().toISOString().slice(0, 10)}:${ctx.url}`;
+    const version = await cache.version();
+    let answer = cache.get<Answer>(key, version);
+    if (!answer) {
+      await next();
+      const body: unknown = ctx.body;
+      if (ctx.status !== 200 || body === null || typeof body !== 'object' || Buffer.isBuffer(body) || 'pipe' in body) return;
+      const json = Buffer.from(JSON.stringify(body));
+      const headers = KEPT_HEADERS.flatMap((name): [string, string][] => (ctx.response.get(name) ? [[name, ctx.response.get(name)]] : []));
+      answer = { ...(await encoded(json, accepted)), headers };
+      cache.set(key, version, answer, answer.body.length + key.length);
+    }
+    ctx.vary('Accept-Encoding');
+    ctx.type = 'application/json';
+    for (const [name, value] of answer.headers) ctx.set(name, value);
+    if (answer.encoding !== 'identity') ctx.set('Content-Encoding', answer.encoding);
+    ctx.body = answer.body;
+  };
+}

@@ -1,0 +1,104 @@
+// The read cache (services/readCache.ts): on SQLite, sessions and the polled lists are answered from
+// memory between commits. Whatever commits, this server or another process on the same file, the
+// next answer is fresh; one user's answer is never another's. PostgreSQL has no cache, and the same
+// answers must hold there.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRequests } from '../../fixtures/requests.js';
+import { createDb, type Db } from '../../server/db/knex.js';
+import type { QueueRow } from '../../server/domain/queue.js';
+import type { HttpClient, HttpResponse } from '../helpers/httpClient.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { databaseKind } from '../helpers/testDatabase.js';
+
+const ids = (res: HttpResponse) => (res.body as QueueRow[]).map((r) => r.requestId);
+
+describe(`answers between commits (${databaseKind()})`, () => {
+  let app: TestApp;
+  /** A second connection to the same database, as `labctl` in another process would open. */
+  let other: Db;
+  let staff: HttpClient;
+  let clientId: number;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    other = app.config.database.client === 'sqlite3' ? createDb(app.config.database) : app.db;
+    staff = (await app.signedIn('staff')).http;
+    clientId = (await app.signedIn('client')).user.id;
+  });
+
+  afterAll(async () => {
+    if (other !== app.db) await other.destroy();
+    await app.close();
+  });
+
+  /** The SQL statements `work` causes on the server's own connection. */
+  async function queriesOf(work: () => Promise<unknown>): Promise<string[]> {
+    const seen: string[] = [];
+    const onQuery = (q: { sql: string }) => void (/\boutbox\b/.test(q.sql) || seen.push(q.sql));
+    app.db.on('query', onQuery);
+    try {
+      await work();
+    } finally {
+      app.db.off('query', onQuery);
+    }
+    return seen;
+  }
+
+  it('answers a repeated list call from memory on SQLite, with the same body and headers', async () => {
+    await insertRequests(app.db, Array.from({ length: 3 }, () => ({ clientUserId: clientId, tests: ['eColi'], status: 'PENDING_REVIEW' as const })));
+    const first = await staff.get('/requests/queue/pending?limit=2');
+    let again: HttpResponse | undefined;
+    const sql = await queriesOf(async () => (again = await staff.get('/requests/queue/pending?limit=2')));
+    expect(again!.status).toBe(200);
+    expect(again!.body).toEqual(first.body);
+    expect(again!.headers.get('Link')).toBe(first.headers.get('Link'));
+    expect(again!.headers.get('Content-Type')).toBe(first.headers.get('Content-Type'));
+    if (app.dbKind === 'sqlite') expect(sql).toEqual([]);
+    else expect(sql.length).toBeGreaterThan(0);
+  });
+
+  it("answers fresh after a commit of this server's own", async () => {
+    const before = ids(await staff.get('/requests/queue/pending?limit=100'));
+    const [added] = await insertRequests(app.db, [{ clientUserId: clientId, tests: ['eColi'], status: 'PENDING_REVIEW' }]);
+    const after = ids(await staff.get('/requests/queue/pending?limit=100'));
+    expect(after).toEqual([...before, added!.requestId]);
+  });
+
+  it('answers fresh after a commit of another process on the same database', async () => {
+    const before = ((await staff.get('/requests/pending')).body as { requestId: number }[]).map((r) => r.requestId);
+    const [added] = await insertRequests(other, [{ clientUserId: clientId, tests: ['dog'], status: 'PENDING_REVIEW' }]);
+    const after = (await staff.get('/requests/pending')).body as { requestId: number }[];
+    expect(after.map((r) => r.requestId)).toEqual([...before, added!.requestId]);
+  });
+
+  it("never answers one user's list to another", async () => {
+    const owner = await app.signedIn('client');
+    const stranger = await app.signedIn('client');
+    const path = `/requests/queue/client/${owner.user.id}`;
+    expect((await owner.http.get(path)).status).toBe(200);
+    expect((await owner.http.get(path)).status).toBe(200);
+    const refused = await stranger.http.get(path);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toHaveProperty('message');
+  });
+
+  it('refuses a session at once when it ends, or when another process disables its user', async () => {
+    const desk = await app.signedIn('staff');
+    expect((await desk.http.get('/requests/queue/pending')).status).toBe(200);
+    expect((await desk.http.get('/requests/queue/pending')).status).toBe(200);
+    await other('users').where({ id: desk.user.id }).update({ deletion_status: 'DISABLED' });
+    expect((await desk.http.get('/requests/queue/pending')).status).toBe(401);
+
+    const leaving = await app.signedIn('staff');
+    expect((await leaving.http.get('/requests/queue/pending')).status).toBe(200);
+    expect((await leaving.http.post('/logout')).status).toBe(204);
+    expect((await leaving.http.get('/requests/queue/pending')).status).toBe(401);
+  });
+
+  it('refuses a cached session once it has been idle too long', async () => {
+    const desk = await app.signedIn('staff');
+    expect((await desk.http.get('/requests/queue/pending')).status).toBe(200);
+    app.clock.advanceMinutes(app.config.sessionIdleMinutes + 1);
+    expect((await desk.http.get('/requests/queue/pending')).status).toBe(401);
+  });
+});

@@ -1,0 +1,54 @@
+// The read cache's own rules, over a change counter the test moves by hand.
+import { describe, expect, it, vi } from 'vitest';
+import { readCacheOver } from '../../server/services/readCache.js';
+
+function counter() {
+  let value = 1;
+  return { bump: () => (value += 1), read: async () => value, close: async () => undefined };
+}
+
+describe('read cache', () => {
+  it('answers an entry only at the version it was stored at', async () => {
+    const changes = counter();
+    const cache = readCacheOver(changes, { maxBytes: 1000, maxAgeMs: 60_000 });
+    const version = await cache.version();
+    cache.set('k', version, 'value', 10);
+    expect(cache.get('k', await cache.version())).toBe('value');
+    changes.bump();
+    expect(cache.get('k', await cache.version())).toBeUndefined();
+    // A stale entry is dropped, not revived when asked at its old version.
+    expect(cache.get('k', version)).toBeUndefined();
+  });
+
+  it('drops the least recently used entries when they take more than maxBytes', () => {
+    const cache = readCacheOver(counter(), { maxBytes: 100, maxAgeMs: 60_000 });
+    cache.set('a', 1, 'A', 25);
+    cache.set('b', 1, 'B', 25);
+    cache.set('c', 1, 'C', 25);
+    expect(cache.get('a', 1)).toBe('A'); // now b is the least recently used
+    cache.set('d', 1, 'D', 25);
+    cache.set('e', 1, 'E', 25);
+    expect(cache.get('b', 1)).toBeUndefined();
+    expect(['a', 'c', 'd', 'e'].map((k) => cache.get(k, 1))).toEqual(['A', 'C', 'D', 'E']);
+  });
+
+  it('never keeps an entry larger than a quarter of maxBytes', () => {
+    const cache = readCacheOver(counter(), { maxBytes: 100, maxAgeMs: 60_000 });
+    cache.set('big', 1, 'B', 26);
+    expect(cache.get('big', 1)).toBeUndefined();
+  });
+
+  it('does not answer an entry older than maxAgeMs', () => {
+    vi.useFakeTimers();
+    try {
+      const cache = readCacheOver(counter(), { maxBytes: 100, maxAgeMs: 1_000 });
+      cache.set('k', 1, 'value', 1);
+      vi.advanceTimersByTime(999);
+      expect(cache.get('k', 1)).toBe('value');
+      vi.advanceTimersByTime(2);
+      expect(cache.get('k', 1)).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
