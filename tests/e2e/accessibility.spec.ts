@@ -1,15 +1,17 @@
 /**
- * Every screen of every role, at real volume (2,000 generated requests besides the demo data), read
- * by axe-core at 1280 and at 390 wide: no serious or critical violation, and nothing wider than a
- * phone. The journeys of the other specs check what each screen does; this one only walks them all.
+ * Every screen of every role, read by axe-core at 1280 and at 390 wide: no serious or critical
+ * violation, and nothing wider than a phone. The journeys of the other specs check what each screen
+ * does; this one only walks them all. Axe reads structure, so each screen holds a few requests in
+ * every status (with results, one of them positive) rather than the 2,000 of the volume specs, which
+ * scan their own screens at volume.
  */
 import type { Page } from '@playwright/test';
+import type { ResultSeed } from '../../fixtures/requests.js';
 import type { RequestStatus } from '../../server/domain/requestStatus.js';
 import { signInAs } from './auth.js';
 import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
-import type { DemoRole, Lab } from './fixtures.js';
-import { seedRequests, withServerDb } from './serverDb.js';
-import { expect, test } from './volumeFixtures.js';
+import { expect, test, type DemoRole, type Lab } from './fixtures.js';
+import { seedRequests } from './serverDb.js';
 
 /** Opens `path`, waits for its heading and its data, and scans it at both widths. */
 async function scan(page: Page, path: string) {
@@ -23,27 +25,38 @@ async function scan(page: Page, path: string) {
   await expectNoAxeViolations(page, { atLeast: 'serious', wholePage: true });
 }
 
-/** The demo client's own requests, one pending review and one released, for the client's screens. */
-async function clientRequests(lab: Lab): Promise<{ pending: number; released: number }> {
-  const [pending, released] = await seedRequests(lab, [
-    { tests: ['eColi', 'betaLactams'], samples: ['Chilled beef', 'Pork belly'], status: 'PENDING_REVIEW' },
-    { tests: ['eColi', 'betaLactams', 'dog'], samples: ['Chilled beef', 'Pork belly'], status: 'RELEASED' },
-  ]);
-  return { pending: pending.requestId, released: released.requestId };
-}
+const STATUSES: readonly RequestStatus[] = ['PENDING_REVIEW', 'FOR_TESTING', 'FOR_RELEASE', 'RELEASED', 'REJECTED'];
 
-/** The newest request in `status` among the 2,000 (every status has some). */
-function requestIn(lab: Lab, status: RequestStatus): Promise<number> {
-  return withServerDb(lab, async (db) => {
-    const row = await db('requests').where({ status }).orderBy('id', 'desc').first('id');
-    expect(row, `a request in ${status}`).toBeTruthy();
-    return Number(row.id);
-  });
+/** Complete results, E. coli positive in the first sample: both remarks on the result screens. */
+const onePositive = (sample: number, test: string): ResultSeed =>
+  sample === 1 && test === 'eColi'
+    ? { value: 'Detected', remark: 'positive', analysisDate: '2026-03-04' }
+    : { value: 'Not detected', remark: 'negative', analysisDate: '2026-03-04' };
+
+/**
+ * Two requests of the demo client in every status, with tests of all three disciplines and two
+ * samples; FOR_TESTING ones half entered. Answers the first request of each status.
+ */
+async function requestsInEveryStatus(lab: Lab): Promise<Record<RequestStatus, number>> {
+  const seeded = await seedRequests(
+    lab,
+    STATUSES.flatMap((status) =>
+      [0, 1].map((n) => ({
+        tests: n === 0 ? ['eColi', 'betaLactams', 'dog'] : ['salmonellaSp', 'betaLactams'],
+        samples: ['Chilled beef', 'Pork belly'],
+        status,
+        ...(status === 'FOR_TESTING' && n === 1 ? { result: (sample: number, test: string) => (sample === 1 ? onePositive(sample, test) : null) } : {}),
+        ...(status === 'FOR_RELEASE' || status === 'RELEASED' ? { result: onePositive } : {}),
+      })),
+    ),
+  );
+  return Object.fromEntries(STATUSES.map((status, i) => [status, seeded[2 * i].requestId])) as Record<RequestStatus, number>;
 }
 
 const TESTER_DISCIPLINE: Partial<Record<DemoRole, string>> = { chemtester: 'chem', microbiotester: 'microbio', molbiotester: 'molbio' };
 
 test.describe('every screen at 1280 and 390 wide', () => {
+  // Up to 22 axe scans a test on a 2-core machine shared with other work.
   test.describe.configure({ timeout: 300_000 });
 
   test('public screens', async ({ page }) => {
@@ -51,7 +64,7 @@ test.describe('every screen at 1280 and 390 wide', () => {
   });
 
   test('client screens', async ({ page, lab }) => {
-    const { pending, released } = await clientRequests(lab);
+    const { PENDING_REVIEW: pending, RELEASED: released } = await requestsInEveryStatus(lab);
     const { userId } = await signInAs(page, lab, lab.demo.client);
     for (const path of [
       `/home/client/${userId}`,
@@ -67,9 +80,7 @@ test.describe('every screen at 1280 and 390 wide', () => {
   });
 
   test('desk screens', async ({ page, lab }) => {
-    const pending = await requestIn(lab, 'PENDING_REVIEW');
-    const testing = await requestIn(lab, 'FOR_TESTING');
-    const released = await requestIn(lab, 'RELEASED');
+    const { PENDING_REVIEW: pending, FOR_TESTING: testing, RELEASED: released } = await requestsInEveryStatus(lab);
     const { userId } = await signInAs(page, lab, lab.demo.staff);
     for (const path of [
       `/home/staff/${userId}`,
@@ -91,6 +102,7 @@ test.describe('every screen at 1280 and 390 wide', () => {
   for (const role of ['chemtester', 'microbiotester', 'molbiotester'] as const) {
     test(`${role} screens`, async ({ page, lab }) => {
       const d = TESTER_DISCIPLINE[role]!;
+      await requestsInEveryStatus(lab);
       const { userId } = await signInAs(page, lab, lab.demo[role]);
       for (const path of [`/home/${role}/${userId}`, `/for-testing-${d}/${userId}`, `/test-results-${d}/${userId}`, `/testing-database-${d}/${userId}`]) {
         await scan(page, path);

@@ -12,6 +12,8 @@ import { seedRequests, setAside, withServerDb } from './serverDb.js';
 
 /** Presses the mouse on `target`, moves it `dx` pixels sideways and releases it. */
 async function drag(page: Page, target: Locator, dx: number) {
+  // The mouse only reaches what is on screen: other tests' requests may push the row below the fold.
+  await target.scrollIntoViewIfNeeded();
   const box = (await target.boundingBox())!;
   const [x, y] = [box.x + Math.min(20, box.width / 2), box.y + box.height / 2];
   await page.mouse.move(x, y);
