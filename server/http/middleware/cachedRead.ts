@@ -29,13 +29,19 @@ async function encoded(json: Buffer, accepted: Encoding): Promise<{ body: Buffer
   return { body: await gzip(json), encoding: 'gzip' };
 }
 
+/** As koa-compress chooses: brotli before gzip whatever the caller's order, nothing without the header. */
+function encodingFor(header: string, accepts: (encoding: string) => boolean): Encoding {
+  if (!header) return 'identity';
+  return (['br', 'gzip'] as const).find(accepts) ?? 'identity';
+}
+
 /** Caches the 200 JSON answers of the routes it is put on; a no-op without a cache. */
 export function cachedRead({ reads: cache, clock }: Pick<AppDeps, 'reads' | 'clock'>): Middleware<AppState> {
   if (!cache) return (_ctx, next) => next();
   return async (ctx, next) => {
     const user = ctx.state.user;
     if (!user || ctx.method !== 'GET') return next();
-    const accepted = (ctx.acceptsEncodings('br', 'gzip', 'identity') || 'identity') as Encoding;
+    const accepted = encodingFor(ctx.get('Accept-Encoding'), (e) => ctx.acceptsEncodings(e) === e);
     // The day is part of the key: a default such as the report's year follows the clock.
     const key = `answer:${user.id}:${accepted}:${clock.now().toISOString().slice(0, 10)}:${ctx.url}`;
     const version = await cache.version();
