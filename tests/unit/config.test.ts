@@ -50,4 +50,12 @@ describe('portal page', () => {
     expect(out).toContain('<meta name="lab-name" content="Bureau &quot;A&quot; &amp; Co" />');
     expect(out).toContain('<meta name="lab-short-name" content="BAI" />');
   });
+
+  it('paints the configured name in the frame shown before the scripts run', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const html = await readFile(new URL('../../ui/index.html', import.meta.url), 'utf8');
+    const out = personaliseIndex(html, { labName: 'Bureau <A> & Co', labShortName: 'BAI' });
+    expect(out).toContain('<span class="brand-title">Bureau &lt;A> &amp; Co</span>');
+    expect(out).not.toContain('National Meat Inspection Service');
+  });
 });

@@ -14,10 +14,14 @@ export interface LabNames {
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** index.html with the laboratory's configured names in its meta tags (read by ui/labName.ts). */
+/**
+ * index.html with the laboratory's configured names in its meta tags (read by ui/labName.ts) and in
+ * the header of the frame painted before the scripts run.
+ */
 export function personaliseIndex(html: string, names: LabNames): string {
   return html
     .replace(/(<meta name="lab-name" content=")[^"]*(")/, `$1${escapeAttribute(names.labName)}$2`)
+    .replace(/(<span class="brand-title">)[^<]*(<\/span>)/, `$1${escapeAttribute(names.labName)}$2`)
     .replace(/(<meta name="lab-short-name" content=")[^"]*(")/, `$1${escapeAttribute(names.labShortName)}$2`);
 }
 
