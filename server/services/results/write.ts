@@ -11,7 +11,7 @@ import { inChunks, lockForUpdate, updateJsonRows } from '../../db/sql.js';
 import { findAnalyte, type Group } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
 import { acceptsResults, isAnalysisComplete, statusAfterResults, STATUS_DISPLAY, type RequestStatus } from '../../domain/requestStatus.js';
-import { normalizeResult, ResultFields, toWideResults, type AnalysisRecord, type Remark, type WideEntry, type WideResult } from '../../domain/resultShape.js';
+import { normalizeResult, parseResultFields, toWideResults, type AnalysisRecord, type Remark, type WideEntry, type WideResult } from '../../domain/resultShape.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { describeIssues } from '../../validation.js';
 import { recordAuditMany, type AuditEntry } from '../audit.js';
@@ -95,7 +95,7 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
       continue;
     }
     if (!can(actor, 'results:write', { group: analyte.group })) notMine.add(e.testCode);
-    const parsed = ResultFields.safeParse(e);
+    const parsed = parseResultFields(e);
     if (parsed.success) resultOf.set(e, normalizeResult(parsed.data));
     else invalid.push(`${nameOf(e)}, ${e.testCode}: ${describeIssues(parsed.error)}`);
   }
