@@ -57,6 +57,19 @@ export function lockForUpdate<Q extends Knex.QueryBuilder>(db: Conn, query: Q): 
   return isPostgres(db as Knex) ? (query.forUpdate() as Q) : query;
 }
 
+/**
+ * Inserts `rows` (each the values of `columns`, in order) with one multi-row VALUES statement per
+ * CHUNK_SIZE rows, every value bound: for rows carrying long texts (audit details), which a
+ * JSON-bound insert would encode, and the database decode, a second time.
+ */
+export async function insertValues(db: Conn, table: string, columns: readonly string[], rows: readonly Knex.Value[][]): Promise<void> {
+  for (const name of columns) if (!PLAIN_NAME.test(name)) throw new Error(`Not a plain SQL name: ${name}`);
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  await inChunks(rows, async (chunk) => {
+    await db.raw(`insert into ?? (${columns.map((n) => `"${n}"`).join(', ')}) values ${chunk.map(() => tuple).join(', ')}`, [table, ...chunk.flat()]);
+  });
+}
+
 /** Column types of rows bound as JSON (jsonRowsSource). */
 export type JsonColumns = Readonly<Record<string, 'integer' | 'text'>>;
 
