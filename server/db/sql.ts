@@ -70,6 +70,20 @@ export async function insertValues(db: Conn, table: string, columns: readonly st
   });
 }
 
+/**
+ * The rows `query` selects, as arrays of the values of `columns` (names it selects), aggregated by
+ * the database into one JSON array: for reads of many thousand rows, which the SQLite driver turns
+ * into objects several times slower than JSON.parse reads the same values.
+ */
+export async function selectArrays(db: Conn, query: Knex.QueryBuilder, columns: readonly string[]): Promise<unknown[][]> {
+  for (const name of columns) if (!PLAIN_NAME.test(name)) throw new Error(`Not a plain SQL name: ${name}`);
+  const values = columns.map((n) => `q."${n}"`).join(', ');
+  const aggregate = isPostgres(db as Knex) ? `coalesce(json_agg(json_build_array(${values})), '[]'::json)` : `json_group_array(json_array(${values}))`;
+  const [row] = await db.select(db.raw(`${aggregate} as rows`)).from(query.as('q'));
+  // PostgreSQL's driver parses json columns itself; SQLite answers the text.
+  return typeof row.rows === 'string' ? JSON.parse(row.rows) : row.rows;
+}
+
 /** Column types of rows bound as JSON (jsonRowsSource). */
 export type JsonColumns = Readonly<Record<string, 'integer' | 'text'>>;
 

@@ -7,7 +7,7 @@ import type { Clock } from '../../clock.js';
 import { inTransaction } from '../../db/transaction.js';
 import { enteredResultRow } from '../../db/analyses.js';
 import { applyCountChanges, countsOfRows } from '../../db/reportCounts.js';
-import { inChunks, lockForUpdate, updateJsonRows } from '../../db/sql.js';
+import { inChunks, lockForUpdate, selectArrays, updateJsonRows } from '../../db/sql.js';
 import { findAnalyte, type Group } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
 import { acceptsResults, isAnalysisComplete, statusAfterResults, STATUS_DISPLAY, type RequestStatus } from '../../domain/requestStatus.js';
@@ -200,17 +200,13 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
 
 /** Every analysis of the given requests, as writeResults needs them (one query per CHUNK_SIZE requests). */
 async function analysesToWrite(trx: Knex.Transaction, requestIds: readonly number[]): Promise<Written[]> {
+  const columns = ['request_id', 'sample_id', 'test_code', 'value', 'remark', 'analysis_date', 'report_month'];
   return inChunks(requestIds, async (ids) => {
-    const rows: Array<{ request_id: number; sample_id: number; test_code: string; value: string | null; remark: string | null; analysis_date: string | null; report_month: string | null }> =
-      await trx('analyses').whereIn('request_id', ids).select('request_id', 'sample_id', 'test_code', 'value', 'remark', 'analysis_date', 'report_month');
-    return rows.map((r) => ({
-      requestId: Number(r.request_id),
-      sampleId: Number(r.sample_id),
-      testCode: r.test_code,
-      value: r.value,
-      remark: r.remark as Remark | null,
-      analysisDate: r.analysis_date,
-      reportMonth: r.report_month,
+    const rows = (await selectArrays(trx, trx('analyses').whereIn('request_id', ids).select(columns), columns)) as Array<
+      [number, number, string, string | null, Remark | null, string | null, string | null]
+    >;
+    return rows.map(([requestId, sampleId, testCode, value, remark, analysisDate, reportMonth]) => ({
+      requestId: Number(requestId), sampleId: Number(sampleId), testCode, value, remark, analysisDate, reportMonth,
     }));
   });
 }
