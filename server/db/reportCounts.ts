@@ -43,6 +43,24 @@ export async function countsOfRequests(db: Db, requestIds: readonly number[]): P
   return counts;
 }
 
+/**
+ * The counts `rows` of analyses contribute (the rule of countsOfRequests, without reading them): a
+ * writer that knows every row it changes, before and after, moves the counters by countsOfRows of
+ * the rows after minus countsOfRows of the same rows before.
+ */
+export function countsOfRows(rows: Iterable<{ report_month: string | null; test_code: string; remark: string | null }>): Map<string, ReportCount> {
+  const counts = new Map<string, ReportCount>();
+  for (const r of rows) {
+    if (r.report_month === null || !(COUNTED_REMARKS as readonly (string | null)[]).includes(r.remark)) continue;
+    const count = { reportMonth: r.report_month, testCode: r.test_code, remark: r.remark!, n: 1 };
+    const key = keyOf(count);
+    const earlier = counts.get(key);
+    if (earlier) earlier.n += 1;
+    else counts.set(key, count);
+  }
+  return counts;
+}
+
 /** Adds `after - before` to the counters (upserts in key order, so concurrent writers never deadlock). */
 export async function applyCountChanges(db: Db, before: Map<string, ReportCount>, after: Map<string, ReportCount>): Promise<void> {
   const deltas = new Map<string, ReportCount>();

@@ -57,6 +57,33 @@ export function lockForUpdate<Q extends Knex.QueryBuilder>(db: Conn, query: Q): 
   return isPostgres(db as Knex) ? (query.forUpdate() as Q) : query;
 }
 
+/**
+ * Inserts `rows` (each the values of `columns`, in order) with one multi-row VALUES statement per
+ * CHUNK_SIZE rows, every value bound: for rows carrying long texts (audit details), which a
+ * JSON-bound insert would encode, and the database decode, a second time.
+ */
+export async function insertValues(db: Conn, table: string, columns: readonly string[], rows: readonly Knex.Value[][]): Promise<void> {
+  for (const name of columns) if (!PLAIN_NAME.test(name)) throw new Error(`Not a plain SQL name: ${name}`);
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  await inChunks(rows, async (chunk) => {
+    await db.raw(`insert into ?? (${columns.map((n) => `"${n}"`).join(', ')}) values ${chunk.map(() => tuple).join(', ')}`, [table, ...chunk.flat()]);
+  });
+}
+
+/**
+ * The rows `query` selects, as arrays of the values of `columns` (names it selects), aggregated by
+ * the database into one JSON array: for reads of many thousand rows, which the SQLite driver turns
+ * into objects several times slower than JSON.parse reads the same values.
+ */
+export async function selectArrays(db: Conn, query: Knex.QueryBuilder, columns: readonly string[]): Promise<unknown[][]> {
+  for (const name of columns) if (!PLAIN_NAME.test(name)) throw new Error(`Not a plain SQL name: ${name}`);
+  const values = columns.map((n) => `q."${n}"`).join(', ');
+  const aggregate = isPostgres(db as Knex) ? `coalesce(json_agg(json_build_array(${values})), '[]'::json)` : `json_group_array(json_array(${values}))`;
+  const [row] = await db.select(db.raw(`${aggregate} as rows`)).from(query.as('q'));
+  // PostgreSQL's driver parses json columns itself; SQLite answers the text.
+  return typeof row.rows === 'string' ? JSON.parse(row.rows) : row.rows;
+}
+
 /** Column types of rows bound as JSON (jsonRowsSource). */
 export type JsonColumns = Readonly<Record<string, 'integer' | 'text'>>;
 

@@ -197,6 +197,24 @@ export const ResultFields = z.object({
 });
 export type ResultFieldsInput = z.input<typeof ResultFields>;
 
+const REMARKS: ReadonlySet<unknown> = new Set([null, '', 'positive', 'negative']);
+
+/**
+ * ResultFields.safeParse, answering the same: fields that pass are checked here without zod (bulk
+ * imports check a hundred thousand rows), anything else goes to the schema for its exact issues.
+ */
+export function parseResultFields(input: { value?: unknown; remark?: unknown; analysisDate?: unknown }): z.ZodSafeParseResult<z.output<typeof ResultFields>> {
+  const { value, remark, analysisDate } = input;
+  if (
+    (value === null || (typeof value === 'string' && value.length <= MAX_RESULT_LENGTH && !hasControlCharacter(value))) &&
+    REMARKS.has(remark) &&
+    (analysisDate === null || analysisDate === '' || (typeof analysisDate === 'string' && isIsoDate(analysisDate)))
+  ) {
+    return { success: true, data: { value, remark: remark as '' | Remark | null, analysisDate } };
+  }
+  return ResultFields.safeParse(input);
+}
+
 /** What an analysis holds after a write of `fields`: an empty value clears the whole result. */
 export function normalizeResult(fields: z.output<typeof ResultFields>): { value: string | null; remark: Remark | null; analysisDate: string | null } {
   if (fields.value === null || fields.value.trim() === '') return { value: null, remark: null, analysisDate: null };

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
-import { insertJsonRows } from '../db/sql.js';
+import { insertValues } from '../db/sql.js';
 
-const AUDIT_COLUMNS = { at: 'text', actor_user_id: 'integer', action: 'text', request_id: 'integer', details: 'text', ip: 'text' } as const;
+const AUDIT_COLUMNS = ['at', 'actor_user_id', 'action', 'request_id', 'details', 'ip'] as const;
 
 export interface AuditEntry {
   actorUserId: number | null;
@@ -28,13 +28,6 @@ export async function recordAudit(trx: Knex | Knex.Transaction, clock: Clock, en
 export async function recordAuditMany(trx: Knex | Knex.Transaction, clock: Clock, entries: AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
   const at = clock.now().toISOString();
-  const rows = entries.map((e) => ({
-    at,
-    actor_user_id: e.actorUserId,
-    action: e.action,
-    request_id: e.requestId ?? null,
-    details: e.details === undefined ? null : JSON.stringify(e.details),
-    ip: e.ip ?? null,
-  }));
-  await insertJsonRows(trx, 'audit_log', AUDIT_COLUMNS, rows);
+  const rows = entries.map((e) => [at, e.actorUserId, e.action, e.requestId ?? null, e.details === undefined ? null : JSON.stringify(e.details), e.ip ?? null]);
+  await insertValues(trx, 'audit_log', AUDIT_COLUMNS, rows);
 }

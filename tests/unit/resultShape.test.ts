@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
   displayedResultFields,
   groupsOfTests,
@@ -6,7 +7,9 @@ import {
   isGroupComplete,
   limitToGroups,
   normalizeResult,
+  parseResultFields,
   parseWidePayload,
+  ResultFields,
   resultOf,
   testResultsBySample,
   toCombinedResult,
@@ -138,5 +141,29 @@ describe('results per sample, as the For Release table shows them', () => {
     ]);
     // salmonellaSp was not ticked but has a value: it is shown rather than hidden.
     expect(bySample.get(20)?.map((r) => r.testCode)).toEqual(['salmonellaSp', 'eColi', 'dog']);
+  });
+});
+
+describe('parseResultFields', () => {
+  const field = (...samples: unknown[]) => fc.oneof(fc.constantFrom(...samples), fc.string(), fc.string({ minLength: 495, maxLength: 505 }));
+  const same = (input: object) => {
+    const fast = parseResultFields(input);
+    const zod = ResultFields.safeParse(input);
+    expect(fast.success).toBe(zod.success);
+    if (fast.success && zod.success) expect(fast.data).toEqual(zod.data);
+    else expect(fast.error?.issues).toEqual(zod.error?.issues);
+  };
+
+  it('answers what ResultFields.safeParse answers', () => {
+    const input = fc.record(
+      {
+        value: field(null, '', ' ', '12 cfu', 'a\u0000b', 'tab\there', 'x'.repeat(500), 'x'.repeat(501), 5, undefined),
+        remark: field(null, '', 'positive', 'negative', 'Positive', 'none', 1, undefined),
+        analysisDate: field(null, '', '2026-03-04', '2026-02-30', '2024-02-29', '2023-02-29', '0050-01-01', '0100-01-01', '2026-3-4', 20260304, undefined),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(fc.property(input, same), { numRuns: 500 });
+    same({ value: '1', remark: '', analysisDate: '2026-03-04', testCode: 'eColi', label: 'line 2' });
   });
 });

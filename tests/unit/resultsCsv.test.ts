@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { parse } from 'csv-parse/sync';
 import {
   RESULTS_CSV_HEADER,
   decodeResultsCsv,
   parseResultsCsv,
   resolveResultRows,
   sortProblems,
+  splitUnquoted,
   type ImportTarget,
 } from '../../server/domain/resultsCsv.js';
 import { csvLine } from '../../server/domain/reportShape.js';
@@ -197,5 +199,27 @@ describe('resolveResultRows warnings', () => {
       { line: 2, message: 'analysis_date 2026-04-01 is in the future' },
       { line: 3, message: 'analysis_date 2026-02-28 is before request 2026-0001 was submitted (2026-03-01)' },
     ]);
+  });
+});
+
+describe('splitUnquoted (the fast path of parseResultsCsv)', () => {
+  const asParsed = (text: string, delimiter: string) =>
+    (parse(text, { info: true, bom: true, relax_column_count: true, skip_empty_lines: true, delimiter }) as unknown as { record: string[]; info: { lines: number } }[])
+      .map((r) => ({ record: r.record, lines: r.info.lines }));
+
+  it('answers what csv-parse answers for text without quotes', () => {
+    const text = fc.stringMatching(/^[a-z0-9 ,;\t\n\u00b5\u{1F600}-]*$/u);
+    fc.assert(
+      fc.property(text, fc.constantFrom(',', ';', '\t'), (t, delimiter) => {
+        expect(splitUnquoted(t, delimiter)?.map((r) => ({ record: r.record, lines: r.info.lines }))).toEqual(asParsed(t, delimiter));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('leaves quotes, a byte order mark and broken UTF-16 to csv-parse', () => {
+    expect(splitUnquoted('a,"b"\n', ',')).toBeNull();
+    expect(splitUnquoted('\uFEFFa,b\n', ',')).toBeNull();
+    expect(splitUnquoted('a,\uD800\n', ',')).toBeNull();
   });
 });

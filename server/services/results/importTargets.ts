@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { ImportTarget } from '../../domain/resultsCsv.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
+import { selectArrays } from '../../db/sql.js';
 
 const LOOKUP_CHUNK = 500;
 
@@ -12,25 +13,32 @@ export async function loadImportTargets(db: Knex | Knex.Transaction, controlNumb
   const targets = new Map<string, ImportTarget>();
   const unique = [...new Set(controlNumbers)];
   for (let i = 0; i < unique.length; i += LOOKUP_CHUNK) {
-    const requests = await db('requests').whereIn('control_number', unique.slice(i, i + LOOKUP_CHUNK)).select('id', 'control_number', 'status', 'submission_date');
+    const requestColumns = ['id', 'control_number', 'status', 'submission_date'];
+    const requests = (await selectArrays(
+      db,
+      db('requests').whereIn('control_number', unique.slice(i, i + LOOKUP_CHUNK)).select(requestColumns),
+      requestColumns,
+    )) as Array<[number, string, RequestStatus, string]>;
     if (requests.length === 0) continue;
     const byId = new Map<number, MutableTarget>();
-    for (const r of requests) {
+    for (const [id, controlNumber, status, submissionDate] of requests) {
       const target: MutableTarget = {
-        requestId: Number(r.id),
-        controlNumber: r.control_number,
-        status: r.status as RequestStatus,
+        requestId: Number(id),
+        controlNumber,
+        status,
         tests: [],
         sampleIds: new Map(),
-        submissionDate: String(r.submission_date).slice(0, 10),
+        submissionDate: String(submissionDate).slice(0, 10),
       };
       byId.set(target.requestId, target);
       targets.set(target.controlNumber, target);
     }
     const ids = [...byId.keys()];
-    for (const t of await db('request_tests').whereIn('request_id', ids).select('request_id', 'test_code')) byId.get(Number(t.request_id))!.tests.push(t.test_code);
-    for (const s of await db('samples').whereIn('request_id', ids).select('id', 'request_id', 'position')) {
-      byId.get(Number(s.request_id))!.sampleIds.set(Number(s.position), Number(s.id));
+    const tests = await selectArrays(db, db('request_tests').whereIn('request_id', ids).select('request_id', 'test_code'), ['request_id', 'test_code']);
+    for (const [requestId, testCode] of tests as Array<[number, string]>) byId.get(Number(requestId))!.tests.push(testCode);
+    const samples = await selectArrays(db, db('samples').whereIn('request_id', ids).select('id', 'request_id', 'position'), ['id', 'request_id', 'position']);
+    for (const [id, requestId, position] of samples as Array<[number, number, number]>) {
+      byId.get(Number(requestId))!.sampleIds.set(Number(position), Number(id));
     }
   }
   return targets;

@@ -6,12 +6,12 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { inTransaction } from '../../db/transaction.js';
 import { enteredResultRow } from '../../db/analyses.js';
-import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
-import { inChunks, lockForUpdate, updateJsonRows } from '../../db/sql.js';
+import { applyCountChanges, countsOfRows } from '../../db/reportCounts.js';
+import { inChunks, lockForUpdate, selectArrays, updateJsonRows } from '../../db/sql.js';
 import { findAnalyte, type Group } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
 import { acceptsResults, isAnalysisComplete, statusAfterResults, STATUS_DISPLAY, type RequestStatus } from '../../domain/requestStatus.js';
-import { normalizeResult, ResultFields, toWideResults, type AnalysisRecord, type Remark, type WideEntry, type WideResult } from '../../domain/resultShape.js';
+import { normalizeResult, parseResultFields, toWideResults, type AnalysisRecord, type Remark, type WideEntry, type WideResult } from '../../domain/resultShape.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { describeIssues } from '../../validation.js';
 import { recordAuditMany, type AuditEntry } from '../audit.js';
@@ -47,6 +47,8 @@ export interface WriteResultsOutcome {
 }
 
 type Stored = Pick<AnalysisRecord, 'value' | 'remark' | 'analysisDate'>;
+/** An analysis as a write reads it: its result and the month it reports in (for the report counters). */
+type Written = Pick<AnalysisRecord, 'requestId' | 'sampleId' | 'testCode'> & Stored & { reportMonth: string | null };
 
 // The analyses exist (approval planned them): a write sets their result columns, found by their key.
 const ANALYSIS_KEY = { sample_id: 'integer', test_code: 'text' } as const;
@@ -95,7 +97,7 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
       continue;
     }
     if (!can(actor, 'results:write', { group: analyte.group })) notMine.add(e.testCode);
-    const parsed = ResultFields.safeParse(e);
+    const parsed = parseResultFields(e);
     if (parsed.success) resultOf.set(e, normalizeResult(parsed.data));
     else invalid.push(`${nameOf(e)}, ${e.testCode}: ${describeIssues(parsed.error)}`);
   }
@@ -121,24 +123,29 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
     }));
   }
 
-  const analyses = await analysesOf(trx, requestIds);
-  const byKey = new Map(analyses.map((a) => [`${a.sampleId}:${a.testCode}`, a]));
+  const analyses = await analysesToWrite(trx, requestIds);
+  // By sample, then test: the unique key of an analysis.
+  const bySample = new Map<number, Map<string, Written>>();
+  for (const a of analyses) {
+    const tests = bySample.get(a.sampleId);
+    if (tests) tests.set(a.testCode, a);
+    else bySample.set(a.sampleId, new Map([[a.testCode, a]]));
+  }
   const problems: string[] = [];
-  const seen = new Set<string>();
+  const seen = new Set<Written>();
   const now = clock.now().toISOString();
-  const changes: Array<{ analysis: AnalysisRecord; before: Stored; after: Stored }> = [];
+  const changes: Array<{ analysis: Written; before: Stored; after: Stored }> = [];
   for (const e of entries) {
-    const key = `${e.sampleId}:${e.testCode}`;
-    const analysis = byKey.get(key);
+    const analysis = bySample.get(e.sampleId)?.get(e.testCode);
     if (!analysis || analysis.requestId !== e.requestId) {
       problems.push(`${nameOf(e)}: ${e.testCode} is not a test requested for sample ${e.sampleId} of request ${requests.get(e.requestId)?.controlNumber ?? e.requestId}`);
       continue;
     }
-    if (seen.has(key)) {
+    if (seen.has(analysis)) {
       problems.push(`${nameOf(e)}: ${e.testCode} of sample ${e.sampleId} is given more than once`);
       continue;
     }
-    seen.add(key);
+    seen.add(analysis);
     const before: Stored = { value: analysis.value, remark: analysis.remark, analysisDate: analysis.analysisDate };
     const after = resultOf.get(e)!;
     if (!sameResult(before, after)) changes.push({ analysis, before, after });
@@ -147,11 +154,12 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
   if (changes.length === 0) return { changed: 0, requestsCompleted: [], requestsReopened: [] };
 
   const rows = changes.map(({ analysis: a, after }) => enteredResultRow(a.sampleId, a.testCode, { ...after, enteredBy: actor.id, enteredAt: now }));
-  // The report counters move by what this write changes (the requests are open, so they count).
-  const countedBefore = await countsOfRequests(trx, requestIds);
+  // The report counters move by what this write changes (the requests are open, so they count):
+  // the changed analyses as stored before, and as written.
+  const countedBefore = countsOfRows(changes.map(({ analysis: a }) => ({ report_month: a.reportMonth, test_code: a.testCode, remark: a.remark })));
   await updateJsonRows(trx, 'analyses', ANALYSIS_KEY, ENTERED_RESULT_COLUMNS, rows);
-  await applyCountChanges(trx, countedBefore, await countsOfRequests(trx, requestIds));
-  for (const c of changes) Object.assign(c.analysis, c.after);
+  await applyCountChanges(trx, countedBefore, countsOfRows(rows));
+  changes.forEach((c, i) => Object.assign(c.analysis, c.after, { reportMonth: rows[i].report_month }));
 
   // New statuses from the completeness of every analysis of each changed request.
   const changesByRequest = groupBy(changes, (c) => c.analysis.requestId);
@@ -161,7 +169,11 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
   for (const [requestId, requestChanges] of changesByRequest) {
     const from = requests.get(requestId)!.status;
     const to = statusAfterResults(from, (analysesByRequest.get(requestId) ?? []).every(isAnalysisComplete));
-    if (to !== from) moved.set(to, [...(moved.get(to) ?? []), requestId]);
+    if (to !== from) {
+      const ids = moved.get(to);
+      if (ids) ids.push(requestId);
+      else moved.set(to, [requestId]);
+    }
     audit.push({
       actorUserId: actor.id,
       action: 'results.write',
@@ -184,6 +196,19 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
     requestsCompleted: moved.get('FOR_RELEASE') ?? [],
     requestsReopened: moved.get('FOR_TESTING') ?? [],
   };
+}
+
+/** Every analysis of the given requests, as writeResults needs them (one query per CHUNK_SIZE requests). */
+async function analysesToWrite(trx: Knex.Transaction, requestIds: readonly number[]): Promise<Written[]> {
+  const columns = ['request_id', 'sample_id', 'test_code', 'value', 'remark', 'analysis_date', 'report_month'];
+  return inChunks(requestIds, async (ids) => {
+    const rows = (await selectArrays(trx, trx('analyses').whereIn('request_id', ids).select(columns), columns)) as Array<
+      [number, number, string, string | null, Remark | null, string | null, string | null]
+    >;
+    return rows.map(([requestId, sampleId, testCode, value, remark, analysisDate, reportMonth]) => ({
+      requestId: Number(requestId), sampleId: Number(sampleId), testCode, value, remark, analysisDate, reportMonth,
+    }));
+  });
 }
 
 export interface SampleResultsInput {
