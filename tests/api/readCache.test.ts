@@ -71,6 +71,17 @@ describe(`answers between commits (${databaseKind()})`, () => {
     expect(after.map((r) => r.requestId)).toEqual([...before, added!.requestId]);
   });
 
+  it('computes a list once for callers asking at the same moment, on SQLite, and answers each the same', async () => {
+    await insertRequests(app.db, [{ clientUserId: clientId, tests: ['eColi'], status: 'PENDING_REVIEW' }]);
+    let answers: HttpResponse[] = [];
+    const sql = await queriesOf(async () => (answers = await Promise.all(Array.from({ length: 20 }, () => staff.get('/requests/pending')))));
+    expect(new Set(answers.map((r) => r.status))).toEqual(new Set([200]));
+    expect(new Set(answers.map((r) => r.text)).size).toBe(1);
+    const listQueries = sql.filter((q) => /from `requests`|from "requests"/.test(q));
+    if (app.dbKind === 'sqlite') expect(listQueries).toHaveLength(1);
+    else expect(listQueries.length).toBeGreaterThanOrEqual(20);
+  });
+
   it("never answers one user's list to another", async () => {
     const owner = await app.signedIn('client');
     const stranger = await app.signedIn('client');

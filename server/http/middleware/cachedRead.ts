@@ -4,7 +4,7 @@
 // user and the whole URL: what one user was allowed to read is never answered to another.
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { AppDeps, AppState } from '../context.js';
 
 type Encoding = 'br' | 'gzip' | 'identity';
@@ -35,9 +35,22 @@ function encodingFor(header: string, accepts: (encoding: string) => boolean): En
   return (['br', 'gzip'] as const).find(accepts) ?? 'identity';
 }
 
+/** The answer the handler left on `ctx`, ready to keep; undefined when it is not a 200 JSON answer. */
+async function answerOf(ctx: ParameterizedContext<AppState>, accepted: Encoding): Promise<Answer | undefined> {
+  const body: unknown = ctx.body;
+  if (ctx.status !== 200 || body === null || typeof body !== 'object' || Buffer.isBuffer(body) || 'pipe' in body) return undefined;
+  const json = Buffer.from(JSON.stringify(body));
+  const headers = KEPT_HEADERS.flatMap((name): [string, string][] => (ctx.response.get(name) ? [[name, ctx.response.get(name)]] : []));
+  return { ...(await encoded(json, accepted)), headers };
+}
+
 /** Caches the 200 JSON answers of the routes it is put on; a no-op without a cache. */
 export function cachedRead({ reads: cache, clock }: Pick<AppDeps, 'reads' | 'clock'>): Middleware<AppState> {
   if (!cache) return (_ctx, next) => next();
+  // Answers being computed, by version and key. A caller that read the same version may wait for one:
+  // nothing was committed between the two reads of the counter, and the computation began after the
+  // first. So fifty callers of a slow list compute it once, not fifty times at once.
+  const computing = new Map<string, Promise<Answer | undefined>>();
   return async (ctx, next) => {
     const user = ctx.state.user;
     if (!user || ctx.method !== 'GET') return next();
@@ -45,14 +58,18 @@ export function cachedRead({ reads: cache, clock }: Pick<AppDeps, 'reads' | 'clo
     // The day is part of the key: a default such as the report's year follows the clock.
     const key = `answer:${user.id}:${accepted}:${clock.now().toISOString().slice(0, 10)}:${ctx.url}`;
     const version = await cache.version();
-    let answer = cache.get<Answer>(key, version);
+    const slot = `${version}:${key}`;
+    let answer = cache.get<Answer>(key, version) ?? (await computing.get(slot)?.catch(() => undefined));
     if (!answer) {
-      await next();
-      const body: unknown = ctx.body;
-      if (ctx.status !== 200 || body === null || typeof body !== 'object' || Buffer.isBuffer(body) || 'pipe' in body) return;
-      const json = Buffer.from(JSON.stringify(body));
-      const headers = KEPT_HEADERS.flatMap((name): [string, string][] => (ctx.response.get(name) ? [[name, ctx.response.get(name)]] : []));
-      answer = { ...(await encoded(json, accepted)), headers };
+      const mine = next().then(() => answerOf(ctx, accepted));
+      if (!computing.has(slot)) computing.set(slot, mine);
+      try {
+        answer = await mine;
+      } finally {
+        if (computing.get(slot) === mine) computing.delete(slot);
+      }
+      // Not a 200 JSON answer: the handler's own response stands.
+      if (!answer) return;
       cache.set(key, version, answer, answer.body.length + key.length);
     }
     ctx.vary('Accept-Encoding');
