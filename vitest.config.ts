@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 // Three projects so CI can run them as separate steps; Playwright specs (tests/e2e) stay out of vitest.
+// The API and CLI files share their workers' loaded modules (isolate: false): each file builds its own
+// app, database and mail server and the server keeps no globals, and loading knex, Koa and the
+// routes again for every file was a third of the API suite's time.
 export default defineConfig({
   test: {
     projects: [
@@ -9,6 +12,7 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -17,6 +21,7 @@ export default defineConfig({
         test: {
           name: 'cli',
           include: ['tests/cli/**/*.test.{ts,tsx}'],
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
