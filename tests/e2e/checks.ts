@@ -31,3 +31,12 @@ export async function expectNoAxeViolations(page: Page, { atLeast, wholePage = f
   const counted = violations.filter((v) => !atLeast || IMPACTS.indexOf(v.impact ?? 'critical') >= IMPACTS.indexOf(atLeast));
   expect(counted.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`)).toEqual([]);
 }
+
+/** No serious axe violation at 1280 wide, nor at a phone's 390 (where nothing may be wider than the screen); back to 1280. */
+export async function expectAccessibleAtBothWidths(page: Page) {
+  await expectNoAxeViolations(page, { atLeast: 'serious' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalScroll(page);
+  await expectNoAxeViolations(page, { atLeast: 'serious' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}

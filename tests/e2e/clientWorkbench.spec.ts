@@ -3,25 +3,16 @@
  * searched, filtered, sorted and scrolled like a page; the results summary and its print; an expired
  * session that sends the user to log in and back.
  */
-import type { Page } from '@playwright/test';
 import { systemClock } from '../../server/clock.js';
 import { createClientAccount } from '../../server/services/clients.js';
 import { pdfText } from '../helpers/pdfText.js';
 import { readLoginCode, signIn, signInAs } from './auth.js';
-import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
+import { expectAccessibleAtBothWidths, expectNoAxeViolations } from './checks.js';
 import type { Lab } from './fixtures.js';
 import { seedRequests, withServerDb } from './serverDb.js';
 import { expect, test, VOLUME } from './volumeFixtures.js';
 
 const PAGE_SIZE = 50;
-
-async function checkBothWidths(page: Page) {
-  await expectNoAxeViolations(page, { atLeast: 'serious' });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectNoHorizontalScroll(page);
-  await expectNoAxeViolations(page, { atLeast: 'serious' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** A client of its own holding every generated request: its track list is 2,000 long. */
 async function busyClient(lab: Lab, name: string): Promise<{ email: string; password: string }> {
@@ -68,7 +59,7 @@ test.describe("the client's work bench at volume", () => {
     const status = page.getByRole('combobox', { name: 'Status' });
     await expect(status.locator('option').first()).toHaveText(`All statuses (${own.length})`);
     await expect(status.locator('option', { hasText: 'REJECTED' })).toHaveText(`REJECTED (${rejectedCount})`);
-    await checkBothWidths(page);
+    await expectAccessibleAtBothWidths(page);
 
     // The wheel over the list scrolls the page, not a box inside it; so does a drag (SPEC's hint).
     const list = page.locator('.track-list');
@@ -118,7 +109,7 @@ test.describe("the client's work bench at volume", () => {
     await expect(rows.first().getByRole('cell').nth(5)).not.toHaveText('—');
     await page.getByRole('button', { name: 'Show more' }).click();
     await expect(rows).toHaveCount(Math.min(2 * PAGE_SIZE, byStatus('FOR_TESTING').length));
-    await checkBothWidths(page);
+    await expectAccessibleAtBothWidths(page);
   });
 
   test('Results: a summary per sample on top, positives as a warning, and a clean print', async ({ page, lab }) => {
@@ -147,7 +138,7 @@ test.describe("the client's work bench at volume", () => {
     // In the detailed results too, a positive is the amber warning, never the green badge.
     const detail = page.getByRole('region', { name: 'Microbiology Tests' }).getByRole('row', { name: /Salmonella sp\./ }).first();
     await expect(detail.getByText('Positive')).toHaveCSS('background-color', 'rgb(255, 241, 214)');
-    await checkBothWidths(page);
+    await expectAccessibleAtBothWidths(page);
 
     // Print opens the browser's print dialog ...
     await page.evaluate(() => {

@@ -6,18 +6,10 @@
  */
 import type { Page } from '@playwright/test';
 import { signInAs } from './auth.js';
-import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
+import { expectAccessibleAtBothWidths, expectNoHorizontalScroll } from './checks.js';
 import { otherBrowser, recordDialogs, rejectWithReason } from './flows.js';
 import { seedRequests, withServerDb } from './serverDb.js';
 import { expect, test } from './volumeFixtures.js';
-
-async function checkBothWidths(page: Page) {
-  await expectNoAxeViolations(page, { atLeast: 'serious' });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectNoHorizontalScroll(page);
-  await expectNoAxeViolations(page, { atLeast: 'serious' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 
@@ -46,11 +38,11 @@ test.describe('the desk at volume', () => {
     const approve = page.getByRole('button', { name: 'Approve', exact: true });
     const summary = page.getByRole('heading', { level: 2, name: 'Request', exact: true });
     expect((await approve.boundingBox())!.y).toBeLessThan((await summary.boundingBox())!.y);
-    await checkBothWidths(page);
+    await expectAccessibleAtBothWidths(page);
     await approve.click();
     await expect(page).toHaveURL(`/request-control-number/${staff.userId}/${first.requestId}`);
     await expect(page.locator('.control-number-value')).toHaveText(/^\d{4}-\d{4}$/);
-    await checkBothWidths(page);
+    await expectAccessibleAtBothWidths(page);
 
     // One call for one row, not the list.
     const calls: string[] = [];
@@ -72,7 +64,7 @@ test.describe('the desk at volume', () => {
     await expect(reason).toBeFocused();
     for (let i = 0; i < 4; i += 1) await page.keyboard.press('Tab');
     expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
-    await checkBothWidths(page);
+    await expectAccessibleAtBothWidths(page);
     const mark = lab.mailbox.mark();
     await rejectWithReason(page, `Reject request ${second.requestId}?`, 'Sample too small for species identification (2 g).');
     await expect.poll(() => dialogs).toEqual(['Request rejected successfully!']);
@@ -84,7 +76,7 @@ test.describe('the desk at volume', () => {
     await client.page.goto(`/request-review/${client.user.userId}/${second.requestId}`);
     await expect(client.page.getByText('Rejected: Sample too small for species identification (2 g).')).toBeVisible();
     await expect(client.page.getByText('Expected Completion Date')).toHaveCount(0);
-    await checkBothWidths(client.page);
+    await expectAccessibleAtBothWidths(client.page);
     await client.close();
   });
 
@@ -107,13 +99,13 @@ test.describe('the desk at volume', () => {
     await expect(item.getByText('Positive finding')).toHaveCSS('background-color', 'rgb(255, 241, 214)');
     await item.getByRole('button', { name: `Control Number ${request.controlNumber}` }).click();
     await expect(item.getByRole('row', { name: /Salmonella/ }).getByText('Positive')).toHaveCSS('background-color', 'rgb(255, 241, 214)');
-    await checkBothWidths(page);
+    await expectAccessibleAtBothWidths(page);
 
     const reject = item.getByRole('button', { name: 'Reject', exact: true });
     await reject.click();
     const dialog = page.getByRole('dialog', { name: `Reject ${request.controlNumber}?` });
     await expect(dialog.getByLabel('Reason for the rejection')).toBeFocused();
-    await checkBothWidths(page);
+    await expectAccessibleAtBothWidths(page);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toHaveCount(0);
     await expect(reject).toBeFocused();
@@ -138,7 +130,7 @@ test.describe('the desk at volume', () => {
     await expect(microbio.getByRole('row')).toHaveCount(2 + 12);
     // The volume has positive findings: they read as warnings.
     await expect(microbio.locator('.report-positive').first()).toHaveCSS('background-color', 'rgb(255, 241, 214)');
-    await checkBothWidths(page);
+    await expectAccessibleAtBothWidths(page);
 
     await page.setViewportSize({ width: 390, height: 844 });
     const box = (await microbio.boundingBox())!;

@@ -3,22 +3,13 @@
  * queue a page at a time, an honest Save of a whole request, drafts that survive a reload, and the
  * screens at desk and phone width.
  */
-import type { Page } from '@playwright/test';
 import { signInAs } from './auth.js';
-import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
+import { expectAccessibleAtBothWidths, expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
 import { forTestingRow, recordDialogs, remarkButton } from './flows.js';
 import { seedRequests, withServerDb } from './serverDb.js';
 import { expect, test } from './volumeFixtures.js';
 
 const PAGE_SIZE = 50;
-
-async function checkBothWidths(page: Page) {
-  await expectNoAxeViolations(page, { atLeast: 'serious' });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectNoHorizontalScroll(page);
-  await expectNoAxeViolations(page, { atLeast: 'serious' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 test.describe('the work bench at volume', () => {
   // Pages of 50 rows scanned by axe at two widths on a 2-core machine shared with other work.
@@ -45,7 +36,7 @@ test.describe('the work bench at volume', () => {
     await page.goto(`/for-testing-microbio/${userId}`);
     const rows = page.locator('.testing-table > tbody > tr:not(.panel-row)');
     await expect(rows).toHaveCount(PAGE_SIZE);
-    await checkBothWidths(page);
+    await expectAccessibleAtBothWidths(page);
     await page.getByRole('button', { name: 'Show more' }).click();
     await expect(rows).toHaveCount(Math.min(2 * PAGE_SIZE, Number(outstanding[0].n)));
 
@@ -151,7 +142,7 @@ test.describe('the work bench at volume', () => {
     await expect(rows).toHaveCount(PAGE_SIZE);
     await page.getByRole('button', { name: 'Show more' }).click();
     await expect.poll(() => rows.count()).toBeGreaterThan(PAGE_SIZE);
-    await checkBothWidths(page);
+    await expectAccessibleAtBothWidths(page);
 
     await page.getByRole('searchbox', { name: 'Search by company or lot' }).fill('lot-workbench-7');
     await expect(rows).toHaveCount(1);
@@ -174,7 +165,7 @@ test.describe('the work bench at volume', () => {
     const warning = item.getByText('Positive finding');
     await expect(warning).toBeVisible();
     await expect(warning).toHaveCSS('background-color', 'rgb(255, 241, 214)');
-    await checkBothWidths(page);
+    await expectAccessibleAtBothWidths(page);
   });
 
   test('a list that fails to load says so with Retry; an expired session goes to log in', async ({ page, lab }) => {
