@@ -2,10 +2,10 @@
 // so tests start it on port 0 with their own database and clock. Mail goes through the outbox table;
 // its worker (server/mail/outboxWorker.ts) runs beside the app.
 import path from 'node:path';
-import zlib from 'node:zlib';
 import Koa from 'koa';
 import compress from 'koa-compress';
 import helmet from 'koa-helmet';
+import { BROTLI_OPTIONS, COMPRESS_FROM_BYTES } from './http/compression.js';
 import type { AppDeps, AppRouter, AppState } from './http/context.js';
 import { clientAddress, secureCookies } from './http/middleware/connection.js';
 import { readBody } from './http/middleware/body.js';
@@ -70,11 +70,11 @@ export function createApp(options: CreateAppOptions): Koa<AppState> {
     }),
   );
   // JSON, the page and assets without a prebuilt .br/.gz (serveSpa sends those as they are) go out
-  // compressed when the client accepts it; brotli at quality 4 costs about what gzip does.
+  // compressed when the client accepts it (settings in http/compression.ts).
   app.use(
     compress({
-      threshold: 1024,
-      br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+      threshold: COMPRESS_FROM_BYTES,
+      br: BROTLI_OPTIONS,
       gzip: {},
       deflate: false,
     }),

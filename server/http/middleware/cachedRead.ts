@@ -5,6 +5,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Middleware, ParameterizedContext } from 'koa';
+import { BROTLI_OPTIONS, COMPRESS_FROM_BYTES } from '../compression.js';
 import type { AppDeps, AppState } from '../context.js';
 
 type Encoding = 'br' | 'gzip' | 'identity';
@@ -18,14 +19,12 @@ interface Answer {
 // The headers the cached routes set beside the body (paging).
 const KEPT_HEADERS = ['Link', 'X-Total-Count'];
 
-// As app.ts compresses: nothing under 1 KB, brotli at quality 4.
-const COMPRESS_FROM_BYTES = 1024;
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
 async function encoded(json: Buffer, accepted: Encoding): Promise<{ body: Buffer; encoding: Encoding }> {
   if (json.length < COMPRESS_FROM_BYTES || accepted === 'identity') return { body: json, encoding: 'identity' };
-  if (accepted === 'br') return { body: await brotli(json, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }), encoding: 'br' };
+  if (accepted === 'br') return { body: await brotli(json, BROTLI_OPTIONS), encoding: 'br' };
   return { body: await gzip(json), encoding: 'gzip' };
 }
 
