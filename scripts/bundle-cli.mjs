@@ -13,7 +13,7 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const outdir = path.join(root, 'dist/labctl');
 
 const external = [
-  // Database drivers: sqlite3 is native; the others are knex's optional dialects.
+  // Database drivers: better-sqlite3 is native; the others are knex's optional dialects.
   'sqlite3', 'pg', 'pg-native', 'pg-query-stream', 'mysql', 'mysql2', 'mariadb', 'oracledb', 'tedious', 'better-sqlite3',
   // Documents: pdfkit reads its font files from its own folder; loaded on first certificate or label.
   'pdfkit', 'qrcode',

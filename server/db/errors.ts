@@ -3,15 +3,13 @@
 
 interface DriverError {
   code?: string;
-  errno?: number;
   message?: string;
 }
 
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as DriverError;
   if (e?.code === '23505') return true; // PostgreSQL unique_violation
-  // sqlite3 reports SQLITE_CONSTRAINT for every constraint; errno 19 with the UNIQUE kind in the text.
-  return e?.code === 'SQLITE_CONSTRAINT' && /UNIQUE/.test(e.message ?? '');
+  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 /** Errors worth retrying the whole transaction for: SQLite busy, PostgreSQL serialization/deadlock. */

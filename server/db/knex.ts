@@ -2,27 +2,15 @@
 // section 4 on every connection: WAL, foreign keys, a busy timeout and synchronous=FULL.
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import ClientSqlite3 from 'knex/lib/dialects/sqlite3/index.js';
 import type { Config } from '../config.js';
 import { ensurePrivateDir, ensurePrivateFile } from '../privateFiles.js';
+import { ImmediateSqlite3, SYNC_BUSY_MS } from './sqliteClient.js';
 
 export type Db = Knex;
 
-// A writer waits up to 30 s for another (a second process on the file: labctl, or a second server).
-const SQLITE_PRAGMAS = ['journal_mode = WAL', 'foreign_keys = ON', 'busy_timeout = 30000', 'synchronous = FULL'];
-
-/**
- * Transactions begin IMMEDIATE, taking the write lock first: a deferred transaction that read before
- * another process wrote cannot upgrade and fails at once with SQLITE_BUSY (the busy timeout does not
- * apply), while an immediate one waits its turn. SQLite stays single-writer; scale-out is PostgreSQL.
- */
-class ImmediateSqlite3 extends ClientSqlite3 {
-  transaction(...args: unknown[]) {
-    const trx = super.transaction(...args);
-    trx.begin = (conn) => trx.query(conn, 'BEGIN IMMEDIATE;');
-    return trx;
-  }
-}
+// SQLite's own busy wait is kept short because it blocks the event loop; ImmediateSqlite3 waits the
+// rest (up to 30 s for a second process on the file: labctl, or a second server) between turns.
+const SQLITE_PRAGMAS = ['journal_mode = WAL', 'foreign_keys = ON', `busy_timeout = ${SYNC_BUSY_MS}`, 'synchronous = FULL'];
 
 export function createDb(settings: Config['database']): Db {
   if (settings.client === 'sqlite3') {
@@ -37,8 +25,13 @@ export function createDb(settings: Config['database']): Db {
       pool: {
         min: 1,
         max: 1,
-        afterCreate(conn: { exec(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
-          conn.exec(SQLITE_PRAGMAS.map((p) => `PRAGMA ${p};`).join(' '), (err) => done(err, conn));
+        afterCreate(conn: { exec(sql: string): void }, done: (err: Error | null, conn: unknown) => void) {
+          try {
+            conn.exec(SQLITE_PRAGMAS.map((p) => `PRAGMA ${p};`).join(' '));
+            done(null, conn);
+          } catch (err) {
+            done(err as Error, conn);
+          }
         },
       },
     });

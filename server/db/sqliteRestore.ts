@@ -4,7 +4,7 @@
 // leave a marker next to the database file while they run, so a restore can refuse.
 import fs from 'node:fs';
 import path from 'node:path';
-import sqlite3 from 'sqlite3';
+import Database from 'better-sqlite3';
 import { migrationSource } from './migrations/index.js';
 
 /** What is wrong with a backup file, or null when it can be restored. */
@@ -15,17 +15,15 @@ export async function backupProblem(file: string): Promise<string | null> {
   fs.readSync(fd, header, 0, 16, 0);
   fs.closeSync(fd);
   if (header.toString('latin1') !== 'SQLite format 3\u0000') return `${file} is not a SQLite database.`;
-  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
-    const opened = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (err) => (err ? reject(err) : resolve(opened)));
-  });
-  const all = (sql: string) =>
-    new Promise<Record<string, unknown>[]>((resolve, reject) => db.all(sql, (err, rows) => (err ? reject(err) : resolve(rows as Record<string, unknown>[]))));
+  let db: Database.Database | undefined;
   try {
-    const integrity = await all('PRAGMA integrity_check');
-    if (integrity[0]?.integrity_check !== 'ok') return `${file} is damaged: ${integrity.map((r) => r.integrity_check).join('; ')}`;
-    const tables = (await all("select name from sqlite_master where type = 'table'")).map((r) => String(r.name));
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    const column = (sql: string) => (db!.prepare(sql).pluck().all() as unknown[]).map(String);
+    const integrity = column('PRAGMA integrity_check');
+    if (integrity[0] !== 'ok') return `${file} is damaged: ${integrity.join('; ')}`;
+    const tables = column("select name from sqlite_master where type = 'table'");
     if (!tables.includes('knex_migrations') || !tables.includes('requests')) return `${file} is not a database of this laboratory portal (no migrations table).`;
-    const applied = (await all('select name from knex_migrations')).map((r) => String(r.name));
+    const applied = column('select name from knex_migrations');
     const known = new Set(await migrationSource.getMigrations([]));
     const unknown = applied.filter((name) => !known.has(name));
     if (unknown.length) return `${file} comes from a newer release (migrations ${unknown.join(', ')}); upgrade labctl first.`;
@@ -33,7 +31,7 @@ export async function backupProblem(file: string): Promise<string | null> {
   } catch (err) {
     return `${file} could not be read as a SQLite database: ${(err as Error).message}`;
   } finally {
-    db.close();
+    db?.close();
   }
 }
 

@@ -38,13 +38,23 @@ export function inBatchedTransaction<T>(db: Knex, work: (trx: Knex.Transaction) 
   const q = queue;
   return new Promise<T>((resolve, reject) => {
     q.items.push({ work, resolve: resolve as (value: unknown) => void, reject });
-    if (!q.draining) void drain(db, q);
+    if (!q.draining) {
+      q.draining = true;
+      void drain(db, q);
+    }
   });
 }
 
+/**
+ * SQLite's driver is synchronous, so a batch runs without giving the event loop a turn: the writes
+ * whose requests arrive meanwhile would each start a batch of one. Each batch therefore starts after
+ * a turn of the event loop (setImmediate runs once the pending I/O is read), joined by every write
+ * that arrived in it.
+ */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 async function drain(db: Knex, queue: { items: Queued[]; draining: boolean }): Promise<void> {
-  queue.draining = true;
-  while (queue.items.length > 0) {
+  while ((await nextTurn(), queue.items.length > 0)) {
     const batch = queue.items.splice(0, BATCH_MAX);
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     try {

@@ -1,0 +1,10 @@
+// knex's better-sqlite3 client class, which the package does not type (server/db/sqliteClient.ts extends it).
+declare module 'knex/lib/dialects/better-sqlite3/index.js' {
+  import type { Knex } from 'knex';
+
+  class ClientBetterSqlite3 extends Knex.Client {
+    transaction(...args: unknown[]): Knex.Transaction & { begin(conn: unknown): Promise<unknown>; query(conn: unknown, sql: string): Promise<unknown> };
+    _formatBindings(bindings: unknown[] | undefined): unknown[];
+  }
+  export default ClientBetterSqlite3;
+}
