@@ -15,7 +15,7 @@ import type { RequestStatus } from '../../domain/requestStatus.js';
 
 export type { RequestDetail, RequestView, RequestWithSamples, SampleRecord };
 
-interface RequestRow {
+export interface RequestRow {
   id: number;
   control_number: string | null;
   client_user_id: number;
@@ -40,6 +40,11 @@ interface RequestRow {
   gram_negative_ast: string | null;
   estimated_fee: number | string;
   due_date: string | null;
+}
+
+/** A row of `requests` in the "as read" shape, given its tests and its client's address. */
+export function requestViewOf(row: RequestRow, tests: string[], companyAddress: string | null): RequestView {
+  return presentRequest(toRecord(row, tests, companyAddress));
 }
 
 function toRecord(row: RequestRow, tests: string[], companyAddress: string | null): RequestRecord {
@@ -91,7 +96,7 @@ export async function listRequests(db: Knex | Knex.Transaction, filter: (q: Knex
   const clientIds = [...new Set(rows.map((r) => Number(r.client_user_id)))];
   const addressRows = await inChunks<number, { user_id: number; address: string | null }>(clientIds, (chunk) => db('clients').whereIn('user_id', chunk).select('user_id', 'address'));
   const addresses = new Map(addressRows.map((a) => [Number(a.user_id), a.address]));
-  return rows.map((r) => presentRequest(toRecord(r, testsById.get(Number(r.id)) ?? [], addresses.get(Number(r.client_user_id)) ?? null)));
+  return rows.map((r) => requestViewOf(r, testsById.get(Number(r.id)) ?? [], addresses.get(Number(r.client_user_id)) ?? null));
 }
 
 export async function findRequest(db: Knex | Knex.Transaction, requestId: number): Promise<RequestView | undefined> {
@@ -105,15 +110,28 @@ export async function findRequestByControlNumber(db: Knex | Knex.Transaction, co
   return found;
 }
 
+export interface SampleRow {
+  id: number;
+  request_id: number;
+  position: number;
+  sample_type_description: string;
+}
+
+export const SAMPLE_COLUMNS = ['id', 'request_id', 'position', 'sample_type_description'] as const;
+
+export function sampleRecordOf(row: SampleRow): SampleRecord {
+  return { sampleId: Number(row.id), position: Number(row.position), sampleTypeDescription: row.sample_type_description };
+}
+
 /** Samples of several requests in one query, grouped by request id, in position order. */
 export async function samplesOf(db: Knex | Knex.Transaction, requestIds: readonly number[]): Promise<Map<number, SampleRecord[]>> {
   const byRequest = new Map<number, SampleRecord[]>();
-  const rows = await inChunks<number, { id: number; request_id: number; position: number; sample_type_description: string }>(requestIds, (chunk) =>
-    db('samples').whereIn('request_id', chunk).orderBy(['request_id', 'position']).select('id', 'request_id', 'position', 'sample_type_description'),
+  const rows = await inChunks<number, SampleRow>(requestIds, (chunk) =>
+    db('samples').whereIn('request_id', chunk).orderBy(['request_id', 'position']).select(...SAMPLE_COLUMNS),
   );
   for (const s of rows) {
     const list = byRequest.get(Number(s.request_id)) ?? [];
-    list.push({ sampleId: Number(s.id), position: Number(s.position), sampleTypeDescription: s.sample_type_description });
+    list.push(sampleRecordOf(s));
     byRequest.set(Number(s.request_id), list);
   }
   return byRequest;

@@ -2,14 +2,13 @@
 // its audit entry. Fee and due date are computed here from the catalog, never taken from the browser.
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
-import { insertReturningId } from '../../db/sql.js';
 import { inBatchedTransaction } from '../../db/transaction.js';
 import { estimateFee, expectedCompletionDate } from '../../domain/fees.js';
 import type { SubmitRequestInput } from '../../domain/requestPayload.js';
 import { forbidden } from '../../errors.js';
 import { recordAudit } from '../audit.js';
 import { findClientProfile } from '../clients.js';
-import { findRequest, withSamples, type RequestWithSamples } from './read.js';
+import { requestViewOf, SAMPLE_COLUMNS, sampleRecordOf, type RequestRow, type RequestWithSamples, type SampleRow } from './read.js';
 
 export interface SubmitDeps {
   db: Knex;
@@ -36,38 +35,41 @@ export async function submitRequest(
     // The contact identity comes from the profile, never from the payload (DESIGN.md section 10).
     const profile = await findClientProfile(trx, clientUserId);
     if (!profile) throw forbidden();
-    const requestId = await insertReturningId(trx, 'requests', {
-      control_number: null,
-      client_user_id: clientUserId,
-      status: 'PENDING_REVIEW',
-      representative_name: input.representativeName,
-      contact_number: input.contactNumber,
-      email_address: profile.email,
-      company_name: profile.companyName,
-      client_classification: input.clientClassification,
-      lto_number: input.ltoNumber,
-      testing_purpose: input.testingPurpose,
-      other_testing_purpose: input.otherTestingPurpose,
-      sample_category: input.sampleCategory,
-      lot_batch_no: input.lotBatchNo,
-      sample_source: input.sampleSource,
-      production_date: input.productionDate,
-      expiry_date: input.expiryDate,
-      sampling_date: input.samplingDate,
-      sampler_name: input.samplerName,
-      gram_positive_ast: input.gramPositiveAst,
-      gram_negative_ast: input.gramNegativeAst,
-      estimated_fee: fee,
-      due_date: dueDate,
-      submission_date: now,
-      created_at: now,
-      updated_at: now,
-    });
+    const [row]: RequestRow[] = await trx('requests')
+      .insert({
+        control_number: null,
+        client_user_id: clientUserId,
+        status: 'PENDING_REVIEW',
+        representative_name: input.representativeName,
+        contact_number: input.contactNumber,
+        email_address: profile.email,
+        company_name: profile.companyName,
+        client_classification: input.clientClassification,
+        lto_number: input.ltoNumber,
+        testing_purpose: input.testingPurpose,
+        other_testing_purpose: input.otherTestingPurpose,
+        sample_category: input.sampleCategory,
+        lot_batch_no: input.lotBatchNo,
+        sample_source: input.sampleSource,
+        production_date: input.productionDate,
+        expiry_date: input.expiryDate,
+        sampling_date: input.samplingDate,
+        sampler_name: input.samplerName,
+        gram_positive_ast: input.gramPositiveAst,
+        gram_negative_ast: input.gramNegativeAst,
+        estimated_fee: fee,
+        due_date: dueDate,
+        submission_date: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('*');
+    const requestId = Number(row.id);
 
     await trx('request_tests').insert(input.tests.map((code) => ({ request_id: requestId, test_code: code })));
-    await trx('samples').insert(
-      input.samples.map((description, i) => ({ request_id: requestId, position: i + 1, sample_type_description: description })),
-    );
+    const samples: SampleRow[] = await trx('samples')
+      .insert(input.samples.map((description, i) => ({ request_id: requestId, position: i + 1, sample_type_description: description })))
+      .returning(SAMPLE_COLUMNS);
     await recordAudit(trx, deps.clock, {
       actorUserId: clientUserId,
       action: 'request.submit',
@@ -76,7 +78,7 @@ export async function submitRequest(
       ip: meta.ip ?? null,
     });
 
-    const [created] = await withSamples(trx, [(await findRequest(trx, requestId))!]);
-    return created;
+    // The answer is built from what was inserted, not read back: four queries fewer per submission.
+    return { ...requestViewOf(row, input.tests, profile.address), samples: samples.map(sampleRecordOf).sort((a, b) => a.position - b.position) };
   });
 }
