@@ -22,6 +22,8 @@ export interface AppDeps {
 export interface AppState {
   user?: User;
   sessionToken?: string;
+  /** The read cache for this call, its database version read once (ReadCache.pinned). */
+  reads?: ReadCache;
 }
 
 export type AppContext = RouterContext<AppState>;

@@ -20,6 +20,21 @@ describe('read cache', () => {
     expect(cache.get('k', version)).toBeUndefined();
   });
 
+  it('reads the counter once for the lookups of one call (pinned), and afresh for the next call', async () => {
+    const changes = counter();
+    const read = vi.spyOn(changes, 'read');
+    const cache = readCacheOver(changes, { maxBytes: 1000, maxAgeMs: 60_000 });
+    const call = cache.pinned();
+    const first = await call.version();
+    changes.bump();
+    expect(await call.version()).toBe(first);
+    expect(read).toHaveBeenCalledTimes(1);
+    // Entries are shared with the cache it was pinned from.
+    call.set('k', first, 'value', 10);
+    expect(cache.get('k', first)).toBe('value');
+    expect(await cache.pinned().version()).toBe(first + 1);
+  });
+
   it('drops the least recently used entries when they take more than maxBytes', () => {
     const cache = readCacheOver(counter(), { maxBytes: 100, maxAgeMs: 60_000 });
     cache.set('a', 1, 'A', 25);

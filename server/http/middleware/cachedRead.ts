@@ -44,8 +44,8 @@ async function answerOf(ctx: ParameterizedContext<AppState>, accepted: Encoding)
 }
 
 /** Caches the 200 JSON answers of the routes it is put on; a no-op without a cache. */
-export function cachedRead({ reads: cache, clock }: Pick<AppDeps, 'reads' | 'clock'>): Middleware<AppState> {
-  if (!cache) return (_ctx, next) => next();
+export function cachedRead({ reads: shared, clock }: Pick<AppDeps, 'reads' | 'clock'>): Middleware<AppState> {
+  if (!shared) return (_ctx, next) => next();
   // Answers being computed, by version and key. A caller that read the same version may wait for one:
   // nothing was committed between the two reads of the counter, and the computation began after the
   // first. So fifty callers of a slow list compute it once, not fifty times at once.
@@ -53,6 +53,7 @@ export function cachedRead({ reads: cache, clock }: Pick<AppDeps, 'reads' | 'clo
   return async (ctx, next) => {
     const user = ctx.state.user;
     if (!user || ctx.method !== 'GET') return next();
+    const cache = ctx.state.reads ?? shared;
     const accepted = encodingFor(ctx.get('Accept-Encoding'), (e) => ctx.acceptsEncodings(e) === e);
     // The day is part of the key: a default such as the report's year follows the clock.
     const key = `answer:${user.id}:${accepted}:${clock.now().toISOString().slice(0, 10)}:${ctx.url}`;

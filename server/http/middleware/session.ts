@@ -12,9 +12,10 @@ export const sessionPolicy = (deps: AppDeps) => ({
 /** Puts the signed-in user, if any, on ctx.state.user. */
 export function loadSession(deps: AppDeps): Middleware<AppState> {
   return async (ctx, next) => {
+    ctx.state.reads = deps.reads?.pinned();
     const token = ctx.cookies.get(SESSION_COOKIE);
     if (token) {
-      const user = await resolveSession(deps.db, deps.clock, sessionPolicy(deps), token, deps.reads);
+      const user = await resolveSession(deps.db, deps.clock, sessionPolicy(deps), token, ctx.state.reads);
       if (user) {
         ctx.state.user = user;
         ctx.state.sessionToken = token;
