@@ -1,8 +1,9 @@
 // `npm test`: every suite, stopping at the first failure. The API suite runs twice, on SQLite and on
 // PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test), both at once:
-// they share nothing (own files, own schema) and mostly wait on their databases, so together they
-// take little more than the longer one. Each runner also writes a JSON report, so the last line can
-// total the tests of every suite.
+// they share nothing (own files, own schema) and the PostgreSQL run mostly waits on its database, so
+// together they take little more than the longer one; the CLI suite follows the shorter SQLite run
+// in the same lane. Each runner also writes a JSON report, so the last line can total the tests of
+// every suite.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,16 +12,19 @@ import path from 'node:path';
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-test-reports-'));
 const vitest = (project, name) => ['npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, `${name}.vitest.json`)}`]];
 
-// Each step is one command, or several run at the same time (their output printed as each ends).
+// Each step is one lane of commands run one after the other, or several lanes run at the same time
+// (a command's output is printed when it ends).
 const steps = [
-  [['build', 'node', ['scripts/ensure-build.mjs']]],
-  [['unit tests', ...vitest('unit', 'unit')]],
+  [[['build', 'node', ['scripts/ensure-build.mjs']]]],
+  [[['unit tests', ...vitest('unit', 'unit')]]],
   [
-    ['API tests on SQLite', ...vitest('api', 'api-sqlite')],
-    ['API tests on PostgreSQL', 'node', ['scripts/with-postgres.mjs', ...vitest('api', 'api-postgres').flat()]],
+    [
+      ['API tests on SQLite', ...vitest('api', 'api-sqlite')],
+      ['CLI tests', ...vitest('cli', 'cli')],
+    ],
+    [['API tests on PostgreSQL', 'node', ['scripts/with-postgres.mjs', ...vitest('api', 'api-postgres').flat()]]],
   ],
-  [['CLI tests', ...vitest('cli', 'cli')]],
-  [['browser tests', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts', '--reporter=list,json']]],
+  [[['browser tests', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts', '--reporter=list,json']]]],
 ];
 
 const env = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reports, 'e2e.playwright.json') };
@@ -60,8 +64,17 @@ function run([name, command, args], alone) {
   });
 }
 
+/** Runs a lane's commands in order, up to the first that fails. */
+async function runLane(lane, alone) {
+  for (const command of lane) {
+    const outcome = await run(command, alone);
+    if (outcome.status !== 0) return outcome;
+  }
+  return { status: 0 };
+}
+
 for (const step of steps) {
-  const outcomes = await Promise.all(step.map((command) => run(command, step.length === 1)));
+  const outcomes = await Promise.all(step.map((lane) => runLane(lane, step.length === 1)));
   const failed = outcomes.find((o) => o.status !== 0);
   if (failed) {
     console.error(`\n${failed.name} failed.`);
