@@ -84,6 +84,7 @@ export function createApp(options: CreateAppOptions): Koa<AppState> {
   app.use(refuseNulCharacters());
   app.use(loadSession(deps));
   const { outbox } = deps;
+  // Every method: GET /check-user sends a reset code.
   if (outbox) app.use((_ctx, next) => outbox.sendQueuedBy(next));
 
   for (const router of apiRouters(deps)) {
