@@ -14,6 +14,7 @@ import { requestLog } from './http/middleware/requestLog.js';
 import { refuseNulCharacters } from './http/middleware/nulCharacters.js';
 import { sameOriginOnly } from './http/middleware/origin.js';
 import { loadSession } from './http/middleware/session.js';
+import { answerFromCache } from './http/middleware/cachedRead.js';
 import { serveSpa } from './http/middleware/spa.js';
 import { healthRouter } from './http/health.js';
 import { accountsRouter } from './http/accounts/router.js';
@@ -83,6 +84,7 @@ export function createApp(options: CreateAppOptions): Koa<AppState> {
   app.use(readBody({ enableTypes: ['json', 'form'], jsonLimit: '1mb' }));
   app.use(refuseNulCharacters());
   app.use(loadSession(deps));
+  app.use(answerFromCache(deps));
   const { outbox } = deps;
   // Every method: GET /check-user sends a reset code.
   if (outbox) app.use((_ctx, next) => outbox.sendQueuedBy(next));

@@ -34,6 +34,22 @@ function encodingFor(header: string, accepts: (encoding: string) => boolean): En
   return (['br', 'gzip'] as const).find(accepts) ?? 'identity';
 }
 
+// Browsers send a handful of Accept-Encoding values; parsing one costs more than the rest of a cached
+// answer's lookup. Bounded, as the values come from callers.
+const ENCODINGS_KEPT = 64;
+const encodingOfHeader = new Map<string, Encoding>();
+
+function acceptedEncoding(ctx: ParameterizedContext<AppState>): Encoding {
+  const header = ctx.get('Accept-Encoding');
+  let encoding = encodingOfHeader.get(header);
+  if (encoding === undefined) {
+    encoding = encodingFor(header, (e) => ctx.acceptsEncodings(e) === e);
+    if (encodingOfHeader.size >= ENCODINGS_KEPT) encodingOfHeader.clear();
+    encodingOfHeader.set(header, encoding);
+  }
+  return encoding;
+}
+
 /** The answer the handler left on `ctx`, ready to keep; undefined when it is not a 200 JSON answer. */
 async function answerOf(ctx: ParameterizedContext<AppState>, accepted: Encoding): Promise<Answer | undefined> {
   const body: unknown = ctx.body;
@@ -41,6 +57,41 @@ async function answerOf(ctx: ParameterizedContext<AppState>, accepted: Encoding)
   const json = Buffer.from(JSON.stringify(body));
   const headers = KEPT_HEADERS.flatMap((name): [string, string][] => (ctx.response.get(name) ? [[name, ctx.response.get(name)]] : []));
   return { ...(await encoded(json, accepted)), headers };
+}
+
+/** What a GET call of a signed-in user is cached under; undefined for any other call. */
+function lookupOf(ctx: ParameterizedContext<AppState>, clock: AppDeps['clock']): { key: string; accepted: Encoding } | undefined {
+  const user = ctx.state.user;
+  if (!user || ctx.method !== 'GET') return undefined;
+  const accepted = acceptedEncoding(ctx);
+  // The day is part of the key: a default such as the report's year follows the clock.
+  return { key: `answer:${user.id}:${accepted}:${clock.now().toISOString().slice(0, 10)}:${ctx.url}`, accepted };
+}
+
+function send(ctx: ParameterizedContext<AppState>, answer: Answer): void {
+  ctx.vary('Accept-Encoding');
+  ctx.set('Content-Type', 'application/json; charset=utf-8');
+  for (const [name, value] of answer.headers) ctx.set(name, value);
+  if (answer.encoding !== 'identity') ctx.set('Content-Encoding', answer.encoding);
+  ctx.body = answer.body;
+}
+
+/**
+ * Answers a GET from the cache before routing, when this user's same call was answered at the
+ * current version (app-level, after the session). The answer was computed through the route and its
+ * checks for this user, and nothing was committed since, so what allowed it still holds; what does
+ * not hit goes on to the route, whose cachedRead computes and stores it. Routing a cached call
+ * through every router cost a sixth of its time.
+ */
+export function answerFromCache({ reads: shared, clock }: Pick<AppDeps, 'reads' | 'clock'>): Middleware<AppState> {
+  if (!shared) return (_ctx, next) => next();
+  return async (ctx, next) => {
+    const lookup = lookupOf(ctx, clock);
+    const cache = ctx.state.reads ?? shared;
+    const answer = lookup && cache.get<Answer>(lookup.key, await cache.version());
+    if (answer) send(ctx, answer);
+    else await next();
+  };
 }
 
 /** Caches the 200 JSON answers of the routes it is put on; a no-op without a cache. */
@@ -51,12 +102,10 @@ export function cachedRead({ reads: shared, clock }: Pick<AppDeps, 'reads' | 'cl
   // first. So fifty callers of a slow list compute it once, not fifty times at once.
   const computing = new Map<string, Promise<Answer | undefined>>();
   return async (ctx, next) => {
-    const user = ctx.state.user;
-    if (!user || ctx.method !== 'GET') return next();
+    const lookup = lookupOf(ctx, clock);
+    if (!lookup) return next();
+    const { key, accepted } = lookup;
     const cache = ctx.state.reads ?? shared;
-    const accepted = encodingFor(ctx.get('Accept-Encoding'), (e) => ctx.acceptsEncodings(e) === e);
-    // The day is part of the key: a default such as the report's year follows the clock.
-    const key = `answer:${user.id}:${accepted}:${clock.now().toISOString().slice(0, 10)}:${ctx.url}`;
     const version = await cache.version();
     const slot = `${version}:${key}`;
     let answer = cache.get<Answer>(key, version) ?? (await computing.get(slot)?.catch(() => undefined));
@@ -72,10 +121,6 @@ export function cachedRead({ reads: shared, clock }: Pick<AppDeps, 'reads' | 'cl
       if (!answer) return;
       cache.set(key, version, answer, answer.body.length + key.length);
     }
-    ctx.vary('Accept-Encoding');
-    ctx.type = 'application/json';
-    for (const [name, value] of answer.headers) ctx.set(name, value);
-    if (answer.encoding !== 'identity') ctx.set('Content-Encoding', answer.encoding);
-    ctx.body = answer.body;
+    send(ctx, answer);
   };
 }
