@@ -4,7 +4,6 @@
 import path from 'node:path';
 import Koa from 'koa';
 import compress from 'koa-compress';
-import helmet from 'koa-helmet';
 import { BROTLI_OPTIONS, COMPRESS_FROM_BYTES } from './http/compression.js';
 import type { AppDeps, AppRouter, AppState } from './http/context.js';
 import { clientAddress, secureCookies } from './http/middleware/connection.js';
@@ -13,6 +12,7 @@ import { errorHandler } from './http/middleware/errors.js';
 import { requestLog } from './http/middleware/requestLog.js';
 import { refuseNulCharacters } from './http/middleware/nulCharacters.js';
 import { sameOriginOnly } from './http/middleware/origin.js';
+import { securityHeaders } from './http/middleware/securityHeaders.js';
 import { loadSession } from './http/middleware/session.js';
 import { answerFromCache } from './http/middleware/cachedRead.js';
 import { serveSpa } from './http/middleware/spa.js';
@@ -51,7 +51,7 @@ export function createApp(options: CreateAppOptions): Koa<AppState> {
   app.use(requestLog(deps.logger));
   app.use(errorHandler(deps.logger));
   app.use(
-    helmet({
+    securityHeaders({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {

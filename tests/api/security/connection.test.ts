@@ -1,5 +1,6 @@
 // Proxy headers are believed only with TRUST_PROXY, the stored address is always a bounded, valid IP,
-// and the session cookie is Secure whenever the portal is public over https.
+// and the session cookie is Secure and browsers are told to keep to https whenever the portal is public
+// over https.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRequests } from '../../../fixtures/requests.js';
 import { startTestApp, type TestApp } from '../../helpers/testApp.js';
@@ -73,5 +74,11 @@ describe(`the caller's connection (${databaseKind()})`, () => {
     expect(verify.status).toBe(200);
     const cookie = verify.headers.getSetCookie().find((c) => c.startsWith('lab_session='));
     expect(cookie?.split(';').map((a) => a.trim().toLowerCase())).toContain('secure');
+  });
+
+  it('tells browsers to keep to https (HSTS) only when PUBLIC_URL is https', async () => {
+    const hsts = (await direct.anonymous().get('/healthz')).headers.get('strict-transport-security');
+    expect(hsts).toMatch(/^max-age=\d{7,}; includeSubDomains$/);
+    expect((await proxied.anonymous().get('/healthz')).headers.get('strict-transport-security')).toBeNull();
   });
 });
