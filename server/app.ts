@@ -8,6 +8,7 @@ import { BROTLI_OPTIONS, COMPRESS_FROM_BYTES } from './http/compression.js';
 import type { AppDeps, AppRouter, AppState } from './http/context.js';
 import { clientAddress, secureCookies } from './http/middleware/connection.js';
 import { readBody } from './http/middleware/body.js';
+import type { CallDrain } from './http/middleware/drain.js';
 import { errorHandler } from './http/middleware/errors.js';
 import { requestLog } from './http/middleware/requestLog.js';
 import { refuseNulCharacters } from './http/middleware/nulCharacters.js';
@@ -30,6 +31,8 @@ import { packageRoot } from './packageRoot.js';
 export interface CreateAppOptions extends AppDeps {
   /** Folder of the built portal; defaults to dist/ui of this package. */
   uiDir?: string;
+  /** Counts the calls being handled, for a stop that waits for them (labctl serve). */
+  drain?: CallDrain;
 }
 
 /** Every API router, in mounting order; tests enumerate their routes to cover each call. */
@@ -39,13 +42,14 @@ export function apiRouters(deps: AppDeps): AppRouter[] {
 }
 
 export function createApp(options: CreateAppOptions): Koa<AppState> {
-  const { uiDir = path.join(packageRoot(), 'dist', 'ui'), ...deps } = options;
+  const { uiDir = path.join(packageRoot(), 'dist', 'ui'), drain, ...deps } = options;
   const app = new Koa<AppState>();
   app.proxy = deps.config.trustProxy;
   // One trusted proxy: only the last X-Forwarded-For entry (the one it appended) names the client.
   app.maxIpsCount = 1;
   app.silent = true;
 
+  if (drain) app.use(drain.middleware);
   app.use(clientAddress());
   app.use(secureCookies(deps.config));
   app.use(requestLog(deps.logger));

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import pino from 'pino';
 import { createApp } from '../../server/app.js';
+import { callDrain } from '../../server/http/middleware/drain.js';
 import { createLogger } from '../../server/logger.js';
 import { describeDatabase } from '../../server/config.js';
 import { markServing } from '../../server/db/sqliteRestore.js';
@@ -32,7 +33,8 @@ export function registerServe(command: Command): void {
       const unmark = database.client === 'sqlite3' ? markServing(database.filename) : () => undefined;
       const outbox = startOutboxWorker({ db: rt.db, mailer: rt.mailer, logger, clock: rt.clock });
       const reads = await createReadCache(database);
-      const app = createApp({ config: rt.config, db: rt.db, clock: rt.clock, logger, outbox, reads });
+      const drain = callDrain();
+      const app = createApp({ config: rt.config, db: rt.db, clock: rt.clock, logger, outbox, reads, drain });
       const server = app.listen(rt.config.port, rt.config.host);
       try {
         await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
@@ -64,15 +66,18 @@ export function registerServe(command: Command): void {
         if (stopping) return;
         stopping = true;
         info(`${signal}: finishing open requests and closing the database...`);
-        // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are dropped,
-        // and calls still running after the grace period are cut so a stop never hangs.
+        // No new connections; idle keep-alive ones are dropped and busy ones closed after their answer.
+        // The database closes once every call taken has finished, whether or not its caller is still
+        // there, and calls still running after the grace period are cut so a stop never hangs.
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        const finished = Promise.all([closed, drain.drain()]);
         server.closeIdleConnections();
-        const grace = setTimeout(() => {
+        let grace: NodeJS.Timeout | undefined;
+        const cut = new Promise<boolean>((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS, true)));
+        if (await Promise.race([finished.then(() => false), cut])) {
           info(`Calls still open after ${SHUTDOWN_GRACE_MS / 1000} s; closing them.`);
           server.closeAllConnections();
-        }, SHUTDOWN_GRACE_MS);
-        await closed;
+        }
         clearTimeout(grace);
         await outbox.stop();
         await reads?.close();
