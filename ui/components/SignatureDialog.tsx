@@ -44,7 +44,7 @@ export function SignatureDialog({ title, meaning, signLabel, onSign, onClose, fa
   }
 
   return (
-    <dialog ref={ref} className="signature-dialog" aria-labelledby={titleId} onClose={onClose}>
+    <dialog ref={ref} className="signature-dialog" aria-labelledby={titleId} onCancel={onClose} onClose={onClose}>
       <form onSubmit={(e) => void submit(e)}>
         <h2 id={titleId}>{title}</h2>
         {children}

@@ -43,7 +43,7 @@ export function RejectDialog({ subject, onReject, onClose, failureMessage }: Rej
   }
 
   return (
-    <dialog ref={ref} className="signature-dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-note`} onClose={onClose}>
+    <dialog ref={ref} className="signature-dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-note`} onCancel={onClose} onClose={onClose}>
       <form onSubmit={(e) => void submit(e)} noValidate>
         <h2 id={`${id}-title`}>Reject {subject}?</h2>
         <p id={`${id}-note`}>The client will be told the reason by e-mail and on the request.</p>
