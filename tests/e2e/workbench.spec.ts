@@ -74,9 +74,11 @@ test.describe('the work bench at volume', () => {
     // At phone width each analyte row wraps inside the screen; the sticky Save is in reach.
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoHorizontalScroll(page);
-    const box = (await salmonella1.boundingBox())!;
-    expect(box.x).toBeGreaterThanOrEqual(0);
-    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    // The row is laid out again for the new width: measure it once it is there.
+    await expect.poll(async () => {
+      const box = await salmonella1.boundingBox();
+      return box && { left: box.x >= 0, right: box.x + box.width <= 390 };
+    }).toEqual({ left: true, right: true });
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // The panel's Save writes both entries in one call.
