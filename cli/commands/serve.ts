@@ -69,8 +69,10 @@ export function registerServe(command: Command): void {
         // No new connections; idle keep-alive ones are dropped and busy ones closed after their answer.
         // The database closes once every call taken has finished, whether or not its caller is still
         // there, and calls still running after the grace period are cut so a stop never hangs.
+        drain.stop();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        const finished = Promise.all([closed, drain.drain()]);
+        // Once every connection is closed no call can start, so the calls left are the last.
+        const finished = closed.then(() => drain.idle());
         server.closeIdleConnections();
         let grace: NodeJS.Timeout | undefined;
         const cut = new Promise<boolean>((resolve) => (grace = setTimeout(resolve, SHUTDOWN_GRACE_MS, true)));

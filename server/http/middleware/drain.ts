@@ -6,30 +6,34 @@
 import type { Middleware } from 'koa';
 
 export interface CallDrain {
-  /** First in the chain: counts the call and, once draining, answers with `Connection: close`. */
+  /** First in the chain: counts the call and, once stopping, answers with `Connection: close`. */
   middleware: Middleware;
-  /** Starts draining; resolves when no call is being handled. */
-  drain(): Promise<void>;
+  /** From now on every answer closes its connection. */
+  stop(): void;
+  /** Resolves when no call is being handled. */
+  idle(): Promise<void>;
 }
 
 export function callDrain(): CallDrain {
   let running = 0;
-  let draining = false;
-  let idle: (() => void) | undefined;
+  let stopping = false;
+  let onIdle: (() => void) | undefined;
   return {
     middleware: async (ctx, next) => {
       running += 1;
       try {
-        if (draining) ctx.set('Connection', 'close');
+        if (stopping) ctx.set('Connection', 'close');
         await next();
       } finally {
         running -= 1;
-        if (running === 0) idle?.();
+        if (running === 0) onIdle?.();
       }
     },
-    drain() {
-      draining = true;
-      return running === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve));
+    stop() {
+      stopping = true;
+    },
+    idle() {
+      return running === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onIdle = resolve));
     },
   };
 }
