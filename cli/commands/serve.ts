@@ -32,7 +32,7 @@ export function registerServe(command: Command): void {
       const database = rt.config.database;
       const unmark = database.client === 'sqlite3' ? markServing(database.filename) : () => undefined;
       const outbox = startOutboxWorker({ db: rt.db, mailer: rt.mailer, logger, clock: rt.clock });
-      const reads = await createReadCache(database);
+      const reads = await createReadCache(database, rt.db);
       const drain = callDrain();
       const app = createApp({ config: rt.config, db: rt.db, clock: rt.clock, logger, outbox, reads, drain });
       const server = app.listen(rt.config.port, rt.config.host);

@@ -15,7 +15,7 @@ export interface AppDeps {
   logger: Logger;
   /** The outbox worker of this process; when given, mail a call queued is sent before it answers. */
   outbox?: Pick<OutboxWorker, 'sendQueuedBy'>;
-  /** Sessions and marked lists answered from memory between commits (SQLite; see services/readCache.ts). */
+  /** Sessions and marked lists answered from memory while the data is unchanged (services/readCache.ts). */
   reads?: ReadCache;
 }
 

@@ -1,26 +1,36 @@
-// Answers repeated reads from memory while the database has not changed: every
-// entry carries the change counter read before it was computed, and is used only while the counter
-// still says the same. Any commit, from this process or another, makes every entry stale at once, so
-// a reader never sees data older than the last commit. Only for SQLite: on PostgreSQL several servers
-// write without this one's counter knowing, so there is no cache (createReadCache answers undefined).
+// Answers repeated reads from memory while the data has not changed, on both engines: every entry
+// carries the change versions read before it was computed (db/changeVersions.ts: numbers that
+// triggers move on every commit that changes data, whichever instance or process makes it), and is
+// used only while they are still current. So a reader never sees data older than the last commit,
+// on this instance or any other. Session bookkeeping moves no data version, so it never makes
+// answers stale.
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import { openChangeCounter, type ChangeCounter } from '../db/changeCounter.js';
+import type { Versions } from '../db/changeVersions.js';
+import type { Db } from '../db/knex.js';
+
+export type { Versions } from '../db/changeVersions.js';
 
 export interface ReadCache {
-  /** The database's change counter now: read it before computing what you will `set`. */
-  version(): Promise<number>;
-  /** The value stored under `key` at `version`, if any. */
-  get<T>(key: string, version: number): T | undefined;
-  /** Stores `value`, which takes about `bytes` of memory, as read at `version`. */
-  set(key: string, version: number, value: unknown, bytes: number): void;
+  /** The change versions now: read them before computing what you will `set`. */
+  versions(): Promise<Versions>;
+  /** The value stored under `key` at `stamp` (see answerStamp, sessionStamp), if any. */
+  get<T>(key: string, stamp: string): T | undefined;
+  /** Stores `value`, which takes about `bytes` of memory, as read at `stamp`. */
+  set(key: string, stamp: string, value: unknown, bytes: number): void;
   /**
-   * The same cache with the counter read once, at the first version() call: for the lookups of one
-   * API call, which all began after that read. Reading the counter is a read transaction on its own
-   * connection (file locks), the largest cost of a cached answer when read twice per call.
+   * The same cache with the versions read once, at the first versions() call: for the lookups of
+   * one API call, which all began after that read.
    */
   pinned(): ReadCache;
   close(): Promise<void>;
 }
+
+/** What an answer depends on: the data. */
+export const answerStamp = (versions: Versions): string => String(versions.data);
+/** What a session row depends on: its session and its user (data). */
+export const sessionStamp = (versions: Versions): string => `${versions.data}.${versions.sessions}`;
 
 export interface ReadCacheLimits {
   /** Memory the entries may take together; the least recently used go first. */
@@ -32,54 +42,45 @@ export interface ReadCacheLimits {
 const DEFAULT_LIMITS: ReadCacheLimits = { maxBytes: 64 * 1024 * 1024, maxAgeMs: 30_000 };
 
 interface Entry {
-  version: number;
+  stamp: string;
   value: unknown;
   bytes: number;
-  storedAt: number;
 }
 
 /** The cache over a change counter (exported for tests, which drive the counter themselves). */
 export function readCacheOver(counter: ChangeCounter, limits: ReadCacheLimits = DEFAULT_LIMITS): ReadCache {
-  // A Map iterates in insertion order; a hit is re-inserted, so the first entries are the least recently used.
-  const entries = new Map<string, Entry>();
-  let total = 0;
-  const drop = (key: string, entry: Entry) => {
-    entries.delete(key);
-    total -= entry.bytes;
-  };
+  const entries = new LRUCache<string, Entry>({
+    maxSize: limits.maxBytes,
+    maxEntrySize: limits.maxBytes / 4,
+    sizeCalculation: (entry) => Math.max(1, entry.bytes),
+    ttl: limits.maxAgeMs,
+    // The clock read through performance.now on every call, so tests' fake timers move it.
+    ttlResolution: 0,
+    perf: { now: () => performance.now() },
+  });
   const cache: ReadCache = {
-    version: () => counter.read(),
-    get<T>(key: string, version: number): T | undefined {
+    versions: () => counter.read(),
+    get<T>(key: string, stamp: string): T | undefined {
       const entry = entries.get(key);
       if (!entry) return undefined;
-      drop(key, entry);
-      if (entry.version !== version || performance.now() - entry.storedAt > limits.maxAgeMs) return undefined;
-      entries.set(key, entry);
-      total += entry.bytes;
-      return entry.value as T;
+      if (entry.stamp === stamp) return entry.value as T;
+      // Stale: dropped, never revived by a caller still holding the old versions.
+      entries.delete(key);
+      return undefined;
     },
-    set(key, version, value, bytes) {
-      const old = entries.get(key);
-      if (old) drop(key, old);
-      if (bytes > limits.maxBytes / 4) return;
-      entries.set(key, { version, value, bytes, storedAt: performance.now() });
-      total += bytes;
-      for (const [oldest, entry] of entries) {
-        if (total <= limits.maxBytes) break;
-        drop(oldest, entry);
-      }
+    set(key, stamp, value, bytes) {
+      entries.set(key, { stamp, value, bytes });
     },
     pinned() {
-      let version: Promise<number> | undefined;
-      return { ...cache, version: () => (version ??= counter.read()) };
+      let versions: Promise<Versions> | undefined;
+      return { ...cache, versions: () => (versions ??= counter.read()) };
     },
     close: () => counter.close(),
   };
   return cache;
 }
 
-/** A read cache for `database`, or undefined where there must be none (PostgreSQL). */
-export async function createReadCache(database: Config['database'], limits?: ReadCacheLimits): Promise<ReadCache | undefined> {
-  if (database.client !== 'sqlite3') return undefined;
-  return readCacheOver(await openChangeCounter(database.filename), limits);
+/** The read cache of the database `db` opened with `database`. */
+export async function createReadCache(database: Config['database'], db: Db, limits?: ReadCacheLimits): Promise<ReadCache> {
+  return readCacheOver(await openChangeCounter(database, db), limits);
 }

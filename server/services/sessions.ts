@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 import { USER_COLUMNS, toUser, type User, type UserRow } from './users.js';
-import type { ReadCache } from './readCache.js';
+import { sessionStamp, type ReadCache } from './readCache.js';
 import { randomToken, sha256 } from './secrets.js';
 
 export interface SessionPolicy {
@@ -35,17 +35,17 @@ interface SessionRow extends Omit<UserRow, 'password_hash'> {
   expires_at: string;
 }
 
-/** The session row with its user, as read; cached between commits when the server has a read cache. */
+/** The session row with its user, as read; cached while sessions and users are unchanged. */
 async function sessionRow(db: Knex, token: string, cache?: ReadCache): Promise<SessionRow | undefined> {
   const key = `session:${sha256(token)}`;
-  const version = await cache?.version();
-  const cached = version === undefined ? undefined : cache!.get<SessionRow>(key, version);
+  const stamp = cache && sessionStamp(await cache.versions());
+  const cached = stamp === undefined ? undefined : cache!.get<SessionRow>(key, stamp);
   if (cached) return cached;
   const row: SessionRow | undefined = await db('sessions as s')
     .join('users as u', 'u.id', 's.user_id')
     .where('s.token_hash', sha256(token))
     .first(['s.id as session_id', 's.last_seen_at', 's.expires_at', ...USER_COLUMNS.map((c) => `u.${c}`)]);
-  if (row && version !== undefined) cache!.set(key, version, row, 1024);
+  if (row && stamp !== undefined) cache!.set(key, stamp, row, 1024);
   return row;
 }
 
@@ -59,7 +59,8 @@ export async function resolveSession(db: Knex, clock: Clock, policy: SessionPoli
     await db('sessions').where({ id: row.session_id }).delete();
     return undefined;
   }
-  // The update is a commit, which makes the cached row stale: the next call reads the new time.
+  // The update moves the sessions version, which makes the cached row stale: the next call reads the
+  // new time. It moves no data version, so no answer goes stale.
   if (now.getTime() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) {
     await db('sessions').where({ id: row.session_id }).update({ last_seen_at: now.toISOString() });
   }

@@ -8,12 +8,14 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRequests } from '../../fixtures/requests.js';
 import { systemClock } from '../../server/clock.js';
+import { buildSubmitPayload } from '../../server/domain/requestPayload.js';
+import type { QueueRow } from '../../server/domain/queue.js';
 import { migrateLatest } from '../../server/db/migrate.js';
 import { LIMITS } from '../../server/services/rateLimits.js';
 import { createSession } from '../../server/services/sessions.js';
 import { createUser } from '../../server/services/users.js';
 import { createClientAccount } from '../../server/services/clients.js';
-import { HttpClient } from '../helpers/httpClient.js';
+import { HttpClient, type HttpResponse } from '../helpers/httpClient.js';
 import { startMailbox, type Mailbox } from '../helpers/mailbox.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
 
@@ -106,6 +108,41 @@ describe(`two server instances on one database (${databaseKind()})`, () => {
     expect((await sessionB.post('/logout', {})).status).toBe(204);
     expect((await sessionA.get('/me')).status).toBe(401);
     expect((await sessionB.get('/me')).status).toBe(401);
+  });
+
+  it('answers on each instance what either committed: a write one acknowledged shows in the next read on the other', async () => {
+    const staff = await user('staff', 'multi-reader@example.test');
+    const client = await createClientAccount(
+      database.db,
+      systemClock,
+      { email: 'multi-coherent@example.test', username: null, password: PASSWORD, firstName: 'Multi', lastName: 'Coherent', contactNumber: '639171234567', verified: true },
+      { companyName: 'Example Meats Corp.', ltoNo: 'LTO-3', classification: 'Importer' },
+    );
+    const desks = [await sessionOn(A, staff.id), await sessionOn(B, staff.id)];
+    const owners = [await sessionOn(A, client.id), await sessionOn(B, client.id)];
+    const ids = (res: HttpResponse) => (res.body as QueueRow[]).map((r) => r.requestId);
+    const pending = (i: number) => desks[i].http.get('/requests/queue/pending?limit=50&sort=newest');
+    const tracked = (i: number) => owners[i].http.get(`/requests/queue/client/${client.id}?limit=50&sort=newest`);
+    for (let n = 0; n < 10; n += 1) {
+      const [writer, reader] = n % 2 === 0 ? [A, B] : [B, A];
+      // Both lists are remembered on the reader before the write.
+      await Promise.all([pending(reader), pending(reader), tracked(reader), tracked(reader)]);
+      const payload = buildSubmitPayload(
+        {
+          representativeName: 'Multi Coherent', contactNumber: '639171234567', emailAddress: '', companyName: '', clientClassification: 'Importer', ltoNumber: '',
+          testingPurpose: 'Local_Trade', otherTestingPurpose: '', sampleCategory: 'Walk-in', lotBatchNo: `LOT-C${n}`, sampleSource: '', productionDate: '',
+          expiryDate: '', samplingDate: '', samplerName: '', samples: ['Beef'], tests: ['eColi'], gramPositiveAst: '', gramNegativeAst: '',
+        },
+        new Date(),
+      );
+      const submitted = await owners[writer].http.post(`/requests/submitrequest/${client.id}`, payload);
+      expect(submitted.status).toBe(201);
+      const { requestId } = submitted.body as { requestId: number };
+      // The writer's own next read, and the other instance's, show it at once.
+      expect(ids(await tracked(writer))[0]).toBe(requestId);
+      expect(ids(await tracked(reader))[0]).toBe(requestId);
+      expect(ids(await pending(reader))[0]).toBe(requestId);
+    }
   });
 
   it('counts failed logins on both instances toward one limit', async () => {

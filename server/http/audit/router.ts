@@ -8,6 +8,7 @@ import { listAuditTrail } from '../../services/auditTrail.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppState } from '../context.js';
 import { authorize, signedInOnly } from '../guards.js';
+import { cachedRead } from '../middleware/cachedRead.js';
 import { answerPage, pageAsked } from '../paging.js';
 
 const Format = z.object({ format: z.enum(['json', 'csv'], { message: 'must be json or csv' }).default('json') });
@@ -16,7 +17,7 @@ export function auditRouter(deps: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
   router.use(signedInOnly);
 
-  router.get('/audit', async (ctx) => {
+  router.get('/audit', cachedRead(deps), async (ctx) => {
     authorize(ctx, 'audit:read');
     const filter = parseInput(AuditFilter, ctx.query);
     const { format } = parseInput(Format, { format: ctx.query.format });

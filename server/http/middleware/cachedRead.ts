@@ -1,12 +1,16 @@
-// A GET answer kept per user while the database is unchanged (services/readCache.ts): the work
-// queues and lists every screen polls. The answer is stored as sent, JSON already compressed for the
-// encoding the caller accepts, so a repeated call costs neither SQL nor compression. Keyed by the
-// user and the whole URL: what one user was allowed to read is never answered to another.
+// A GET answer kept while the data is unchanged (services/readCache.ts): the work queues and lists
+// every screen polls. The answer is stored as sent, JSON already compressed for the encoding the
+// caller accepts, so a repeated call costs neither SQL nor compression. Keyed by who may read it and
+// the whole URL: a client's answers per client (ownership decides what a client reads), everyone
+// else's per role (the policy table decides by role alone, so every user of a role gets the same
+// answer for the same URL and one entry serves them all).
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { BROTLI_OPTIONS, COMPRESS_FROM_BYTES } from '../compression.js';
 import type { AppDeps, AppState } from '../context.js';
+import { answerStamp } from '../../services/readCache.js';
+import type { User } from '../../services/users.js';
 
 type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -59,13 +63,16 @@ async function answerOf(ctx: ParameterizedContext<AppState>, accepted: Encoding)
   return { ...(await encoded(json, accepted)), headers };
 }
 
+/** Who shares a user's answers: a client no one, anyone else every user of its role. */
+const readerOf = (user: User) => (user.role === 'client' ? `user:${user.id}` : `role:${user.role}`);
+
 /** What a GET call of a signed-in user is cached under; undefined for any other call. */
 function lookupOf(ctx: ParameterizedContext<AppState>, clock: AppDeps['clock']): { key: string; accepted: Encoding } | undefined {
   const user = ctx.state.user;
   if (!user || ctx.method !== 'GET') return undefined;
   const accepted = acceptedEncoding(ctx);
   // The day is part of the key: a default such as the report's year follows the clock.
-  return { key: `answer:${user.id}:${accepted}:${clock.now().toISOString().slice(0, 10)}:${ctx.url}`, accepted };
+  return { key: `answer:${readerOf(user)}:${accepted}:${clock.now().toISOString().slice(0, 10)}:${ctx.url}`, accepted };
 }
 
 function send(ctx: ParameterizedContext<AppState>, answer: Answer): void {
@@ -88,7 +95,7 @@ export function answerFromCache({ reads: shared, clock }: Pick<AppDeps, 'reads' 
   return async (ctx, next) => {
     const lookup = lookupOf(ctx, clock);
     const cache = ctx.state.reads ?? shared;
-    const answer = lookup && cache.get<Answer>(lookup.key, await cache.version());
+    const answer = lookup && cache.get<Answer>(lookup.key, answerStamp(await cache.versions()));
     if (answer) send(ctx, answer);
     else await next();
   };
@@ -106,9 +113,9 @@ export function cachedRead({ reads: shared, clock }: Pick<AppDeps, 'reads' | 'cl
     if (!lookup) return next();
     const { key, accepted } = lookup;
     const cache = ctx.state.reads ?? shared;
-    const version = await cache.version();
-    const slot = `${version}:${key}`;
-    let answer = cache.get<Answer>(key, version) ?? (await computing.get(slot)?.catch(() => undefined));
+    const stamp = answerStamp(await cache.versions());
+    const slot = `${stamp}:${key}`;
+    let answer = cache.get<Answer>(key, stamp) ?? (await computing.get(slot)?.catch(() => undefined));
     if (!answer) {
       const mine = next().then(() => answerOf(ctx, accepted));
       if (!computing.has(slot)) computing.set(slot, mine);
@@ -119,7 +126,7 @@ export function cachedRead({ reads: shared, clock }: Pick<AppDeps, 'reads' | 'cl
       }
       // Not a 200 JSON answer: the handler's own response stands.
       if (!answer) return;
-      cache.set(key, version, answer, answer.body.length + key.length);
+      cache.set(key, stamp, answer, answer.body.length + key.length);
     }
     send(ctx, answer);
   };

@@ -8,6 +8,7 @@ import { turnaround } from '../../services/requests/turnaround.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppRouter } from '../context.js';
 import { authorize, requireUser } from '../guards.js';
+import { cachedRead } from '../middleware/cachedRead.js';
 import { authorizeRequestRead, RequestIdParams } from './client.js';
 
 export function traceabilityRoutes(router: AppRouter, deps: AppDeps): void {
@@ -40,7 +41,7 @@ export function traceabilityRoutes(router: AppRouter, deps: AppDeps): void {
     ctx.body = await requestTimeline(deps.db, requireUser(ctx), requestId);
   });
 
-  router.get('/requests/turnaround', async (ctx) => {
+  router.get('/requests/turnaround', cachedRead(deps), async (ctx) => {
     const user = authorize(ctx, 'request:review');
     ctx.body = await turnaround(deps.db, user, deps.clock.now().toISOString().slice(0, 10));
   });

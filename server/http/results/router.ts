@@ -55,7 +55,7 @@ export function resultsRouter(deps: AppDeps): Router<AppState> {
   for (const group of GROUPS) {
     const wire = GROUP_WIRE[group];
 
-    router.get(wire.readPath, async (ctx) => {
+    router.get(wire.readPath, cached, async (ctx) => {
       ctx.body = await readGroupResults(deps.db, requireUser(ctx), group);
     });
 

@@ -1,54 +1,121 @@
-// The change counter of the read cache (server/db/changeCounter.ts) on a real SQLite file, whichever
-// database the rest of the suite runs on: calls share reads, and each read still begins after every
-// call it answers, so a commit made before a call always shows in what it is answered.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+// The change versions of the read cache (server/db/changeVersions.ts, changeCounter.ts) on the
+// suite's database: triggers move 'data' on every commit that changes what a screen shows and
+// 'sessions' on session changes, whoever commits; bookkeeping moves neither; calls share reads, and
+// each read still begins after every call it answers.
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openChangeCounter, type ChangeCounter } from '../../../server/db/changeCounter.js';
+import { untrackedTables } from '../../../server/db/changeVersions.js';
+import { migrateLatest } from '../../../server/db/migrate.js';
+import { createSession } from '../../../server/services/sessions.js';
+import { createUser } from '../../../server/services/users.js';
+import { systemClock } from '../../../server/clock.js';
+import { createTestDatabase, databaseKind, type TestDatabase } from '../../helpers/testDatabase.js';
 
-describe('change counter', () => {
-  let dir: string;
-  let writer: Database.Database;
+const now = () => new Date().toISOString();
+
+describe(`change versions (${databaseKind()})`, () => {
+  let database: TestDatabase;
   let counter: ChangeCounter;
+  let userId: number;
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-counter-'));
-    const filename = path.join(dir, 'lab.sqlite');
-    // Another process's connection, as labctl or a second server would write.
-    writer = new Database(filename);
-    writer.pragma('journal_mode = WAL');
-    writer.exec('create table notes (id integer primary key, body text)');
-    counter = await openChangeCounter(filename);
+    database = await createTestDatabase();
+    await migrateLatest(database.db);
+    counter = await openChangeCounter(database.settings, database.db);
+    const user = await createUser(database.db, systemClock, {
+      email: 'versions@example.test',
+      password: 'correct horse battery',
+      firstName: 'Vera',
+      lastName: 'Sion',
+      contactNumber: '639171234567',
+      role: 'staff',
+      verified: true,
+    });
+    userId = user.id;
   });
   afterAll(async () => {
     await counter.close();
-    writer.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await database.drop();
   });
 
-  const commit = () => writer.prepare('insert into notes (body) values (?)').run('a note');
+  const audit = (db = database.db) => db('audit_log').insert({ at: now(), action: 'test.note' });
 
-  it('shows a commit made before the call', async () => {
+  it('tracks every table but bookkeeping', async () => {
+    expect(await untrackedTables(database.db)).toEqual([]);
+  });
+
+  it('moves data, not sessions, on a commit that changes data', async () => {
     const before = await counter.read();
-    commit();
-    expect(await counter.read()).not.toBe(before);
+    await audit();
+    const after = await counter.read();
+    expect(after.data).toBeGreaterThan(before.data);
+    expect(after.sessions).toBe(before.sessions);
+  });
+
+  it('moves sessions, not data, when a session is created or touched', async () => {
+    const before = await counter.read();
+    await createSession(database.db, systemClock, { idleMinutes: 60, maxHours: 12 }, userId);
+    await database.db('sessions').where({ user_id: userId }).update({ last_seen_at: now() });
+    const after = await counter.read();
+    expect(after.sessions).toBeGreaterThan(before.sessions);
+    expect(after.data).toBe(before.data);
+  });
+
+  it('moves nothing for rate-limit counters, codes and mail', async () => {
+    const before = await counter.read();
+    await database.db('rate_limits').insert({ key: `k-${Math.random()}`, window_start: now(), count: 1 });
+    await database.db('outbox').where('id', -1).delete();
+    await database.db('one_time_codes').where('id', -1).delete();
+    expect(await counter.read()).toEqual(before);
+  });
+
+  it('moves once per transaction that commits, and not for one rolled back', async () => {
+    const before = await counter.read();
+    await database.db.transaction(async (trx) => {
+      await audit(trx);
+      await audit(trx);
+    });
+    const once = await counter.read();
+    expect(once.data).toBeGreaterThan(before.data);
+    await database.db
+      .transaction(async (trx) => {
+        await audit(trx);
+        throw new Error('changed my mind');
+      })
+      .catch(() => undefined);
+    expect(await counter.read()).toEqual(once);
+  });
+
+  it('moves for each of several transactions committing at the same time', async () => {
+    const before = await counter.read();
+    await Promise.all(Array.from({ length: 5 }, () => database.db.transaction((trx) => audit(trx))));
+    const after = await counter.read();
+    // SQLite moves once per row; PostgreSQL once per transaction. Either way, five commits show.
+    expect(after.data - before.data).toBeGreaterThanOrEqual(5);
+  });
+
+  it('answers calls made after a read with a new read', async () => {
+    const earlier = await counter.read();
+    await audit();
+    expect((await counter.read()).data).not.toBe(earlier.data);
+    const [a, b] = await Promise.all([counter.read(), counter.read()]);
+    expect(a).toEqual(b);
   });
 
   it('answers calls made together with one read that began after the last of them', async () => {
-    const before = await counter.read();
-    const first = counter.read();
-    // Committed after the first call and before the second, in the same turn of the event loop.
-    commit();
-    const second = counter.read();
-    expect(second).toBe(first);
-    expect(await first).not.toBe(before);
-  });
-
-  it('reads again for a call made after a read', async () => {
-    const earlier = await counter.read();
-    commit();
-    expect(await counter.read()).not.toBe(earlier);
-    expect(await counter.read()).toBe(await counter.read());
+    // On SQLite another process's connection commits between the two calls, in the same turn of the
+    // event loop; PostgreSQL's driver cannot commit synchronously, so there only the sharing shows.
+    const writer = database.settings.client === 'sqlite3' ? new Database(database.settings.filename) : undefined;
+    try {
+      const before = await counter.read();
+      const first = counter.read();
+      writer?.prepare('insert into audit_log (at, action) values (?, ?)').run(now(), 'test.note');
+      const second = counter.read();
+      expect(second).toBe(first);
+      if (writer) expect((await first).data).toBeGreaterThan(before.data);
+      else expect(await first).toEqual(before);
+    } finally {
+      writer?.close();
+    }
   });
 });
