@@ -3,11 +3,17 @@
 // they share nothing (own files, own schema) and the PostgreSQL run mostly waits on its database, so
 // together they take little more than the longer one; the CLI suite follows the shorter SQLite run
 // in the same lane. Each runner also writes a JSON report, so the last line can total the tests of
-// every suite.
+// every suite. Last, the run fails if a process it started is still alive (a test must stop what it
+// starts, even when it fails): every child inherits the run's marker, which shows who is left.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { canSearch, lingeringProcesses, MARKER, newRunId } from './leftover-processes.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const runId = newRunId();
 
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-test-reports-'));
 const vitest = (project, name) => ['npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, `${name}.vitest.json`)}`]];
@@ -27,7 +33,7 @@ const steps = [
   [[['browser tests', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts', '--reporter=list,json']]]],
 ];
 
-const env = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reports, 'e2e.playwright.json') };
+const env = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reports, 'e2e.playwright.json'), [MARKER]: runId };
 delete env.TEST_DATABASE_URL; // only the PostgreSQL step sets it
 
 function totals() {
@@ -73,14 +79,39 @@ async function runLane(lane, alone) {
   return { status: 0 };
 }
 
+/** Says which processes of this run outlived it; true when there are none. */
+async function noLeftovers() {
+  if (!canSearch()) {
+    console.log('\n(No /proc here: processes left running were not looked for.)');
+    return true;
+  }
+  const left = await lingeringProcesses(runId, root);
+  if (left.length) {
+    console.error(`\n${left.length} process(es) started by this run are still running (a test did not stop them):`);
+    for (const { pid, command } of left) console.error(`  pid ${pid}: ${command}`);
+  }
+  return left.length === 0;
+}
+
+/** Prints the totals as the last line, removes the reports and exits with `status`. */
+function finish(status) {
+  console.log(`Total: ${totals()}`);
+  fs.rmSync(reports, { recursive: true, force: true });
+  process.exit(status);
+}
+
 for (const step of steps) {
   const outcomes = await Promise.all(step.map((lane) => runLane(lane, step.length === 1)));
   const failed = outcomes.find((o) => o.status !== 0);
   if (failed) {
     console.error(`\n${failed.name} failed.`);
-    console.log(`Total: ${totals()}`);
-    process.exit(failed.status ?? 1);
+    await noLeftovers();
+    finish(failed.status ?? 1);
   }
 }
-console.log('\nAll test suites passed.');
-console.log(`Total: ${totals()}`);
+if (await noLeftovers()) {
+  console.log('\nAll test suites passed.');
+  finish(0);
+}
+console.error('\nEvery suite passed, but processes were left running.');
+finish(1);

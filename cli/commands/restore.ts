@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { describeDatabase, loadConfig } from '../../server/config.js';
 import { createDb } from '../../server/db/knex.js';
 import { backupProblem, replaceDatabaseFile, serversUsing } from '../../server/db/sqliteRestore.js';
+import { ensurePrivateDir, ensurePrivateFile } from '../../server/privateFiles.js';
 import { AbortError, info, out } from '../runtime.js';
 import { io } from '../io.js';
 import { confirm } from '../terminal.js';
@@ -40,7 +41,9 @@ export function registerRestore(command: Command): void {
       let previous: string | null = null;
       if (fs.existsSync(database.filename)) {
         previous = path.join(config.dataDir, 'backups', `lab-before-restore-${stamp(new Date())}.sqlite`);
-        fs.mkdirSync(path.dirname(previous), { recursive: true });
+        ensurePrivateDir(path.dirname(previous));
+        // Owner-only and empty first: VACUUM INTO fills it and keeps its permissions (as labctl backup).
+        ensurePrivateFile(previous);
         const db = createDb(database);
         try {
           await db.raw('VACUUM INTO ?', [previous]);

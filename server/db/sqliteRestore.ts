@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { PRIVATE_FILE_MODE } from '../privateFiles.js';
 import { migrationSource } from './migrations/index.js';
 
 /** What is wrong with a backup file, or null when it can be restored. */
@@ -40,7 +41,7 @@ const markerPrefix = (filename: string) => `${path.basename(filename)}.serving-`
 /** Marks `filename` as used by this process until the returned function is called. */
 export function markServing(filename: string): () => void {
   const marker = path.join(path.dirname(filename), `${markerPrefix(filename)}${process.pid}`);
-  fs.writeFileSync(marker, `${process.pid}\n`);
+  fs.writeFileSync(marker, `${process.pid}\n`, { mode: PRIVATE_FILE_MODE });
   return () => fs.rmSync(marker, { force: true });
 }
 
@@ -66,6 +67,8 @@ export function serversUsing(filename: string): number[] {
 export function replaceDatabaseFile(filename: string, backup: string): void {
   const incoming = `${filename}.restoring`;
   fs.copyFileSync(backup, incoming);
+  // A copy takes the backup's mode, and the backup may come from anywhere: the database is owner-only.
+  fs.chmodSync(incoming, PRIVATE_FILE_MODE);
   for (const suffix of ['-wal', '-shm']) fs.rmSync(`${filename}${suffix}`, { force: true });
   fs.renameSync(incoming, filename);
 }

@@ -84,7 +84,7 @@ function outboxMailer(options: MailerOptions): Mailer {
       print(`mail to ${message.to}: ${message.subject}${hint}`);
     },
     async verify() {
-      await fs.mkdir(options.outboxDir, { recursive: true });
+      await fs.mkdir(options.outboxDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       await fs.access(options.outboxDir, fs.constants.W_OK);
     },
     close: () => transport.close(),

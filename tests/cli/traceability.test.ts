@@ -1,14 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
+import { pdfText } from '../helpers/pdfText.js';
 import { databaseKind } from '../helpers/testDatabase.js';
 import { labctlOnDatabase, openDemoDatabase } from './demoDatabase.js';
 
 /** Each test spawns labctl a few times; on a busy machine each spawn takes seconds. */
 const SLOW = 180_000;
-
-const pdfText = (file: string) => execFileSync('/usr/bin/pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 
 describe(`labctl traceability (${databaseKind()})`, () => {
   const lab = labctlOnDatabase(openDemoDatabase, 'all');
@@ -54,7 +52,7 @@ describe(`labctl traceability (${databaseKind()})`, () => {
     }
     expect(fs.readFileSync(second).equals(fs.readFileSync(first))).toBe(true);
     const samples = await lab.database.db('samples').where('request_id', (await lab.database.db('requests').where('control_number', '2026-0003').first('id')).id).orderBy('position');
-    const text = pdfText(first);
+    const text = await pdfText(first);
     expect(text.match(/2026-0003/g)).toHaveLength(samples.length);
     for (const s of samples) {
       expect(text).toContain(`Sample ${s.position} of ${samples.length}`);

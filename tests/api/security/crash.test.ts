@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { insertRequests } from '../../../fixtures/requests.js';
 import { buildSubmitPayload } from '../../../server/domain/requestPayload.js';
 import { createDb, type Db } from '../../../server/db/knex.js';
@@ -30,11 +30,15 @@ interface Server {
   output(): string;
 }
 
+/** Every server a test started, ended after each test however it went (labctl serve spawns no children). */
+const running = new Set<ChildProcess>();
+
 function startServer(dataDir: string): Promise<Server> {
   const child = spawn('node', [LABCTL, 'serve', '--port', '0', '--host', '127.0.0.1'], {
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: '', LOG_LEVEL: 'error', TEST_DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -48,6 +52,17 @@ function startServer(dataDir: string): Promise<Server> {
 }
 
 const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
+
+/** Kills every server the test left running and waits until each is gone. */
+async function stopServers() {
+  await Promise.all(
+    [...running].map(async (child) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited(child);
+      running.delete(child);
+    }),
+  );
+}
 
 /** A migrated database with a client, a microbiology tester, their sessions and four requests to test. */
 async function prepare(filename: string) {
@@ -130,33 +145,25 @@ function startWriters(url: string, setup: Awaited<ReturnType<typeof prepare>>, s
 
 describe(`kill -9 and Ctrl-C during writes (SQLite; suite on ${databaseKind()})`, () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-crash-'));
-  let server: ChildProcess | undefined;
-  afterAll(async () => {
-    if (server && server.exitCode === null) {
-      server.kill('SIGKILL');
-      await exited(server);
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterEach(stopServers);
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('keeps every acknowledged submission and result, and no request without samples and tests', async () => {
     const filename = path.join(dataDir, 'lab.sqlite');
     const setup = await prepare(filename);
     const started = await startServer(dataDir);
-    server = started.child;
     let killed = false;
     const writers = startWriters(started.url, setup, () => killed, () => !killed);
     // Kill once a good number of writes were acknowledged, with more in flight.
     await writers.acknowledged(30);
     killed = true;
-    server.kill('SIGKILL');
-    await exited(server);
+    started.child.kill('SIGKILL');
+    await exited(started.child);
     await writers.writing;
     const { submitted, results } = writers;
     const { samples } = setup;
 
     const restarted = await startServer(dataDir);
-    server = restarted.child;
     const db = createDb({ client: 'sqlite3', filename });
     try {
       const countsBy = async (table: string) =>
@@ -184,7 +191,6 @@ describe(`kill -9 and Ctrl-C during writes (SQLite; suite on ${databaseKind()})`
     const dir = fs.mkdtempSync(path.join(dataDir, 'sigint-'));
     const setup = await prepare(path.join(dir, 'lab.sqlite'));
     const started = await startServer(dir);
-    server = started.child;
     let signalled = false;
     let gone = false;
     const stop = exited(started.child).then(() => (gone = true));

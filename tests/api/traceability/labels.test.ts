@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { insertRequests } from '../../../fixtures/requests.js';
 import type { HttpClient } from '../../helpers/httpClient.js';
+import { pdfText } from '../../helpers/pdfText.js';
 import { startTestApp, type TestApp } from '../../helpers/testApp.js';
 import { databaseKind } from '../../helpers/testDatabase.js';
-
-const pdfText = (pdf: Buffer) => execFileSync('/usr/bin/pdftotext', ['-layout', '-', '-'], { input: pdf, encoding: 'utf8' });
 
 describe(`sample labels (${databaseKind()})`, () => {
   let app: TestApp;
@@ -24,7 +22,7 @@ describe(`sample labels (${databaseKind()})`, () => {
     const first = await staff.get(`/requests/labels/${request.requestId}`);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toBe('application/pdf');
-    expect(pdfText(first.bytes)).toContain('Sample 3 of 3');
+    expect(await pdfText(first.bytes)).toContain('Sample 3 of 3');
 
     // Reprints on later days: nothing in the file may depend on the time of printing, or on the
     // order in which its parts happen to be finished.
