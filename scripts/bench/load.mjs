@@ -1,0 +1,88 @@
+// Load generation for `npm run bench`: autocannon against one server or several behind a
+// connection round robin, the bare Koa baseline, and starting and stopping processes.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import autocannon from 'autocannon';
+
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+export const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
+export const pct = (ours, base) => `${Math.round((100 * ours) / base)} %`;
+
+export async function timed(work) {
+  const started = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - started };
+}
+
+/** Starts a process that prints "Listening on <url>"; resolves with its URL and how long it took. */
+export function startProcess(command, args, options = {}) {
+  const started = performance.now();
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  const listening = new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      const m = text.match(/Listening on (http:\/\/\S+)/);
+      if (m) resolve({ url: m[1].replace('localhost', '127.0.0.1'), ms: performance.now() - started });
+    });
+    child.stderr.on('data', (chunk) => (text += chunk));
+    child.on('exit', () => reject(new Error(`${command} exited: ${text}`)));
+  });
+  return { child, listening };
+}
+
+export function stop(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', resolve);
+    child.kill('SIGINT');
+  });
+}
+
+export function rssMb(pid) {
+  return Math.round(Number(fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]) / 1024);
+}
+
+/**
+ * autocannon on `path` of every server in `bases` at once, the connections shared out among them as
+ * a round robin of connections would: requests/second in all, the worst p99 (ms), answers in all.
+ * Non-2xx answers or errors make it fail.
+ */
+export async function load(bases, path, options = {}) {
+  const list = Array.isArray(bases) ? bases : [bases];
+  const connections = Math.max(1, Math.round((options.connections ?? CONNECTIONS) / list.length));
+  // A run of `amount` calls has no duration.
+  const length = options.amount ? {} : { duration: SECONDS };
+  const results = await Promise.all(list.map((base) => autocannon({ url: base + path, ...length, ...options, connections })));
+  for (const r of results) if (r.non2xx || r.errors) throw new Error(`${path}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+  return {
+    rps: Math.round(results.reduce((sum, r) => sum + r.requests.average, 0)),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    p50: Math.max(...results.map((r) => r.latency.p50)),
+    total: results.reduce((sum, r) => sum + r.requests.total, 0),
+  };
+}
+
+/**
+ * The same API as ours would have at its simplest: Koa answering a small JSON body. GET /bytes/N
+ * answers N random bytes instead: the machine's limit for an answer as large as a whole list, where
+ * the load generator reading the bytes, not the server, sets the pace.
+ */
+export function startBaseline(root) {
+  const source = `
+import Koa from 'koa';
+import { randomBytes } from 'node:crypto';
+const app = new Koa();
+const sized = new Map();
+app.use((ctx) => {
+  const n = /^\\/bytes\\/(\\d+)$/.exec(ctx.path)?.[1];
+  if (n && !sized.has(n)) sized.set(n, randomBytes(Number(n)));
+  ctx.body = n ? sized.get(n) : { hello: 'world' };
+});
+const server = app.listen(0, '127.0.0.1', () => console.log('Listening on http://127.0.0.1:' + server.address().port));
+`;
+  return startProcess('node', ['--input-type=module', '-e', source], { cwd: root });
+}
