@@ -53,7 +53,8 @@ export function wantsJson(argv: readonly string[]): boolean {
   return (end < 0 ? args : args.slice(0, end)).includes('--json');
 }
 
-export async function buildProgram(argv: readonly string[]): Promise<Command> {
+/** The program for `argv`; with `everyCommand`, every command's module is loaded (tests list their options). */
+export async function buildProgram(argv: readonly string[], everyCommand = false): Promise<Command> {
   const json = wantsJson(argv);
   const program = new Command('labctl')
     .description('Meat inspection laboratory: run the portal and work with requests, results and reports from a terminal.\nSettings come from the environment (DATABASE_URL, DATA_DIR, SMTP_URL, ...) exactly as for `labctl serve`.')
@@ -90,7 +91,7 @@ export async function buildProgram(argv: readonly string[]): Promise<Command> {
   const used = commandNamed(argv);
   for (const entry of COMMANDS) {
     const command = program.command(entry.name).description(entry.description);
-    if (entry === used) (await entry.load())(command);
+    if (entry === used || everyCommand) (await entry.load())(command);
   }
   return program;
 }
