@@ -2,23 +2,13 @@
 // terminal (journald, Docker), or `LEVEL time msg key=value` lines with LOG_FORMAT=pretty (the
 // default on a terminal). stdout carries only what the command prints as its result.
 import { describe, expect, it } from 'vitest';
-import { execa } from 'execa';
-import { LABCTL, dataDirsPerTest } from './labctl.js';
+import { dataDirsPerTest, startServe } from './labctl.js';
 
 const newDir = dataDirsPerTest();
 
 /** Serves, makes one call, stops with Ctrl-C; resolves with what the process wrote. */
 async function serveOneCall(env: Record<string, string>) {
-  const child = execa('node', [LABCTL, 'serve', '--port', '0', '--host', '127.0.0.1'], { env: { DATA_DIR: newDir(), LOG_LEVEL: 'info', ...env }, reject: false, timeout: 60_000 });
-  let stdout = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const m = stdout.match(/Listening on (http:\/\/\S+)/);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', () => reject(new Error(`serve exited early: ${stdout}`)));
-  });
+  const { child, url } = await startServe(['--port', '0', '--host', '127.0.0.1'], { DATA_DIR: newDir(), LOG_LEVEL: 'info', ...env });
   expect((await fetch(`${url}/healthz`)).status).toBe(200);
   child.kill('SIGINT');
   const result = await child;
