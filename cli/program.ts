@@ -46,7 +46,16 @@ function commandNamed(argv: readonly string[]): CommandEntry | undefined {
   return COMMANDS.find((c) => c.name === name);
 }
 
-export async function buildProgram(argv: readonly string[]): Promise<Command> {
+/** `--json` among the options (before a `--`): failures are then reported as JSON (main.ts). */
+export function wantsJson(argv: readonly string[]): boolean {
+  const args = argv.slice(2);
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).includes('--json');
+}
+
+/** The program for `argv`; with `everyCommand`, every command's module is loaded (tests list their options). */
+export async function buildProgram(argv: readonly string[], everyCommand = false): Promise<Command> {
+  const json = wantsJson(argv);
   const program = new Command('labctl')
     .description('Meat inspection laboratory: run the portal and work with requests, results and reports from a terminal.\nSettings come from the environment (DATABASE_URL, DATA_DIR, SMTP_URL, ...) exactly as for `labctl serve`.')
     .version(packageVersion(), '-V, --version', 'print the version of labctl')
@@ -55,8 +64,12 @@ export async function buildProgram(argv: readonly string[]): Promise<Command> {
     .configureOutput({
       writeOut: (text) => io().stdout.write(terminalSafe(text)),
       writeErr: (text) => io().stderr.write(terminalSafe(text)),
+      // With --json, main.ts writes the usage error as the JSON document instead.
+      outputError: (text, write) => {
+        if (!json) write(text);
+      },
     })
-    .showHelpAfterError()
+    .showHelpAfterError(!json)
     .exitOverride()
     .addHelpText(
       'after',
@@ -78,7 +91,7 @@ export async function buildProgram(argv: readonly string[]): Promise<Command> {
   const used = commandNamed(argv);
   for (const entry of COMMANDS) {
     const command = program.command(entry.name).description(entry.description);
-    if (entry === used) (await entry.load())(command);
+    if (entry === used || everyCommand) (await entry.load())(command);
   }
   return program;
 }

@@ -1,12 +1,10 @@
 // What every labctl command shares: settings and database exactly as `serve` uses them, output
 // channels (results to stdout, messages to stderr), and the kinds of failure with their exit codes.
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Config, RawConfig } from '../server/config.js';
 import type { Clock } from '../server/clock.js';
 import type { Db } from '../server/db/knex.js';
 import type { Logger } from '../server/logger.js';
-import type { Mailer } from '../server/mail/mailer.js';
 import { io } from './io.js';
 import { terminalSafe } from './safeText.js';
 
@@ -45,7 +43,6 @@ export interface Runtime {
   db: Db;
   clock: Clock;
   logger: Logger;
-  mailer: Mailer;
   close(): Promise<void>;
 }
 
@@ -58,21 +55,21 @@ export interface RuntimeOptions {
    * DATA_DIR would otherwise give an empty database and reports of nothing.
    */
   createDatabase?: boolean;
-  logger?: Logger;
+  /** `labctl serve`: logs at info by default, as JSON when stderr is not a terminal (LOG_FORMAT overrides). */
+  server?: boolean;
 }
 
+// Mail: commands only queue it in the outbox table, in the transaction of their change; the running
+// server's worker sends it, with the server's SMTP settings. A command never sends mail itself, so the
+// environment of an admin's shell (no SMTP_URL, say) cannot decide how a client's mail leaves.
 export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   // Loaded here, not above, so that `labctl --help` and usage errors do not pay for them.
-  const [{ default: pino }, { loadConfig }, { systemClock }, { createDb }, { migrateLatest }, { createLogger }, { createMailer }, { onMailQueued }, { deliverDueMail }] = await Promise.all([
-    import('pino'),
+  const [{ loadConfig }, { systemClock }, { createDb }, { checkConnection }, { migrateLatest }] = await Promise.all([
     import('../server/config.js'),
     import('../server/clock.js'),
     import('../server/db/knex.js'),
+    import('../server/db/connectionProblems.js'),
     import('../server/db/migrate.js'),
-    import('../server/logger.js'),
-    import('../server/mail/mailer.js'),
-    import('../server/db/outbox.js'),
-    import('../server/mail/outboxWorker.js'),
   ]);
   const { env } = io();
   const config = loadConfig(env, options.overrides);
@@ -81,41 +78,33 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
       `There is no database at ${config.database.filename}: check DATA_DIR (${config.dataDir}) or DATABASE_URL, or create one with \`labctl migrate\` or \`labctl seed\`.`,
     );
   }
-  const logger = options.logger ?? createLogger(env.LOG_LEVEL ?? 'warn', pino.destination(2));
-  const db = createDb(config.database);
+  const logger = await cliLogger(config, Boolean(options.server));
+  const db = createDb(config.database, { logger });
   try {
+    // Fails at once, in one line, when the database cannot be reached (instead of the pool's retries).
+    await checkConnection(db, config.database);
     if (options.migrate !== false) await migrateLatest(db);
   } catch (err) {
     await db.destroy();
     throw err;
   }
-  const mailer = createMailer({
-    smtpUrl: config.smtpUrl,
-    from: config.mailFrom,
-    outboxDir: path.join(config.dataDir, 'outbox'),
-    demo: config.demo,
-    logger,
-    print: info,
-  });
-  // Mail this command queued (e.g. `requests approve`) is sent before it exits; what cannot be sent
-  // now stays in the outbox for the server's worker.
-  let queuedMail = false;
-  const unsubscribe = onMailQueued(() => {
-    queuedMail = true;
-  });
   return {
     config,
     db,
     clock: systemClock,
     logger,
-    mailer,
-    async close() {
-      unsubscribe();
-      if (queuedMail) await deliverDueMail({ db, mailer, logger });
-      mailer.close();
-      await db.destroy();
-    },
+    close: () => db.destroy(),
   };
+}
+
+/** The logger of a command: to this run's stderr, at LOG_LEVEL (default info for the server, warn otherwise). */
+export async function cliLogger(config: Config, server: boolean): Promise<Logger> {
+  const { createLoggerTo, chooseLogFormat } = await import('../server/logger.js');
+  const { env, stderr } = io();
+  const level = env.LOG_LEVEL ? config.logLevel : server ? 'info' : 'warn';
+  const format = chooseLogFormat(config.logFormat, Boolean(stderr.isTTY), server);
+  // The process's own stderr goes through pino's fast writer; a test's captured stream is written directly.
+  return createLoggerTo(level, format, stderr === process.stderr ? undefined : stderr);
 }
 
 /** Opens the runtime, runs `work`, and always closes the database. */

@@ -28,6 +28,8 @@ const ConfigSchema = z.object({
     .transform((v) => v === 'true' || v === '1'),
   SECRET_KEY: z.string().min(32, 'use at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Unset: readable lines on a terminal, JSON otherwise for `labctl serve` (server/logger.ts).
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   DEMO: z
     .enum(['true', 'false', '1', '0'])
     .default('false')
@@ -54,6 +56,7 @@ export interface Config {
   sessionIdleMinutes: number;
   sessionMaxHours: number;
   logLevel: string;
+  logFormat?: 'json' | 'pretty';
   demo: boolean;
 }
 
@@ -93,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     sessionIdleMinutes: c.SESSION_IDLE_MINUTES,
     sessionMaxHours: c.SESSION_MAX_HOURS,
     logLevel: c.LOG_LEVEL,
+    logFormat: c.LOG_FORMAT,
     demo: c.DEMO,
   };
 }

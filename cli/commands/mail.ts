@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { mailState, outboxStatus, retryFailedMail } from '../../server/db/outbox.js';
-import { deliverDueMail } from '../../server/mail/outboxWorker.js';
 import { AbortError, UsageError, info, out, withRuntime } from '../runtime.js';
 
 interface RetryOptions {
@@ -35,10 +34,10 @@ export function registerMail(command: Command): void {
 
   mail
     .command('retry')
-    .description('put failed mail (given up after its attempts) back in the queue and send it now')
+    .description("put failed mail (given up after its attempts) back in the queue; the running server's mail worker sends it")
     .option('--id <n>', 'one failed mail, by the id `mail status` names')
     .option('--all-failed', 'every failed mail')
-    .option('--json', 'print {"requeued","sent"}')
+    .option('--json', 'print {"requeued"}')
     .action((opts: RetryOptions) =>
       withRuntime(async (rt) => {
         if (Boolean(opts.id) === Boolean(opts.allFailed)) throw new UsageError('Pass either --id <n> or --all-failed.');
@@ -49,10 +48,10 @@ export function registerMail(command: Command): void {
           if (!state) throw new AbortError(`There is no mail ${id}.`);
           if (state !== 'failed') throw new AbortError(`Mail ${id} is ${state}, not failed; only failed mail is retried by hand.`);
         }
+        // Only queued: the server sends it with its own SMTP settings, as it sends all mail.
         const requeued = await retryFailedMail(rt.db, id);
-        const sent = requeued > 0 ? await deliverDueMail({ db: rt.db, mailer: rt.mailer, logger: rt.logger }) : 0;
-        if (opts.json) out(JSON.stringify({ requeued, sent }));
-        else info(`Put ${requeued} mail back in the queue; ${sent} sent now${requeued > sent ? ', the rest is retried by the server' : ''}.`);
+        if (opts.json) out(JSON.stringify({ requeued }));
+        else info(`Put ${requeued} mail back in the queue; the running server (labctl serve) sends it within seconds. See labctl mail status.`);
       }),
     );
 }

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import pino from 'pino';
+import path from 'node:path';
 import { createApp } from '../../server/app.js';
 import { callDrain } from '../../server/http/middleware/drain.js';
-import { createLogger } from '../../server/logger.js';
 import { describeDatabase } from '../../server/config.js';
 import { markServing } from '../../server/db/sqliteRestore.js';
+import { createMailer } from '../../server/mail/mailer.js';
 import { startOutboxWorker } from '../../server/mail/outboxWorker.js';
 import { seedDemoAccounts } from '../../server/services/demo.js';
 import { AbortError, info, openRuntime, out } from '../runtime.js';
@@ -27,11 +27,13 @@ export function registerServe(command: Command): void {
     .addHelpText('after', '\nExamples:\n  $ labctl serve --demo\n  $ DATABASE_URL=postgres://lab@db/lab labctl serve --port 8080')
     .action(async (opts: ServeOptions) => {
       const overrides = { PORT: opts.port, HOST: opts.host, DEMO: opts.demo ? 'true' : undefined };
-      const logger = createLogger(process.env.LOG_LEVEL ?? 'info', pino.destination(2));
-      const rt = await openRuntime({ overrides, logger, createDatabase: true });
-      const database = rt.config.database;
+      const rt = await openRuntime({ overrides, createDatabase: true, server: true });
+      const { config, logger } = rt;
+      const database = config.database;
       const unmark = database.client === 'sqlite3' ? markServing(database.filename) : () => undefined;
-      const outbox = startOutboxWorker({ db: rt.db, mailer: rt.mailer, logger, clock: rt.clock });
+      // The only sender of mail: what any instance or labctl command queued leaves through here.
+      const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), demo: config.demo, logger, print: info });
+      const outbox = startOutboxWorker({ db: rt.db, mailer, logger, clock: rt.clock });
       const reads = await createReadCache(database, rt.db);
       const drain = callDrain();
       const app = createApp({ config: rt.config, db: rt.db, clock: rt.clock, logger, outbox, reads, drain });
@@ -41,6 +43,7 @@ export function registerServe(command: Command): void {
       } catch (err) {
         // Nothing was served: stop the mail worker and leave no "serving" mark, so the process exits.
         await outbox.stop();
+        mailer.close();
         await reads?.close();
         unmark();
         await rt.close();
@@ -82,6 +85,7 @@ export function registerServe(command: Command): void {
         }
         clearTimeout(grace);
         await outbox.stop();
+        mailer.close();
         await reads?.close();
         await rt.close();
         unmark();

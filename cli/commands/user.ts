@@ -166,7 +166,7 @@ export function registerUser(command: Command): void {
         if (opts.sendCode) {
           const reset = await startPasswordReset(accountDeps(rt), identifier);
           if (opts.json) out(JSON.stringify({ email: reset.email, codeSent: true }));
-          else info(`Sent a password reset code to ${reset.email}.`);
+          else info(`Queued a password reset code for ${reset.email}; the running server (labctl serve) sends it.`);
           return;
         }
         const { user: account, password } = await resetToRandomPassword(rt.db, rt.clock, identifier);

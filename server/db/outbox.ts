@@ -4,7 +4,7 @@
 // waits for the first one's row lock, re-reads the row, finds it claimed and skips it; SQLite runs
 // one writer at a time. So each mail is sent by one instance only.
 import { EventEmitter } from 'node:events';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 
 /** What the outbox stores of a message (the shape of the mail module's MailMessage). */
@@ -14,6 +14,8 @@ export interface OutboxMessage {
   text: string;
   html: string;
   demoHint?: string;
+  /** Names the message in its Message-ID, the same on every attempt (set when claimed from the outbox). */
+  messageKey?: string;
 }
 
 /** What a mail is about: a request's client mail is audited as 'mail.sent' on the request once sent. */
@@ -28,6 +30,18 @@ export interface ClaimedMail extends OutboxMessage {
   /** Attempts before this one. */
   attempts: number;
   claim: string;
+  /** The same for every attempt of this row: the left part of its Message-ID (see messageKey). */
+  messageKey: string;
+}
+
+/**
+ * `<id>-<hash of the row's id, creation time and recipient>`: derived from the row, so every attempt
+ * sends the same Message-ID and a receiver can drop a copy that arrived twice (a send that reached
+ * the server but whose answer was lost is retried). The hash keeps ids of another database (a
+ * restored backup, a test) from colliding.
+ */
+export function messageKey(id: number, createdAt: string, recipient: string): string {
+  return `${id}-${createHash('sha256').update(`${id}|${createdAt}|${recipient}`).digest('hex').slice(0, 16)}`;
 }
 
 export type OutboxState = 'pending' | 'sent' | 'failed';
@@ -105,7 +119,7 @@ export async function claimDueMail(db: Knex, worker: string, limit: number, leas
   const rows = await db('outbox')
     .where('claimed_by', claim)
     .orderBy('id')
-    .select('id', 'recipient', 'subject', 'text_body', 'html_body', 'demo_hint', 'attempts', 'request_id', 'actor_user_id');
+    .select('id', 'recipient', 'subject', 'text_body', 'html_body', 'demo_hint', 'attempts', 'request_id', 'actor_user_id', 'created_at');
   return rows.map((r) => ({
     id: Number(r.id),
     origin: r.request_id === null ? null : { requestId: Number(r.request_id), actorUserId: Number(r.actor_user_id) },
@@ -116,6 +130,7 @@ export async function claimDueMail(db: Knex, worker: string, limit: number, leas
     demoHint: r.demo_hint ?? undefined,
     attempts: Number(r.attempts),
     claim,
+    messageKey: messageKey(Number(r.id), r.created_at, r.recipient),
   }));
 }
 

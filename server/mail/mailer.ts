@@ -14,6 +14,19 @@ export interface MailMessage {
   html: string;
   /** Shown on the console line of the outbox in demo mode only (e.g. the code), never logged otherwise. */
   demoHint?: string;
+  /** Makes the Message-ID `<outbox-KEY@domain of the sender>`: the same on every attempt of one outbox row. */
+  messageKey?: string;
+}
+
+/** The domain of a sender such as `Lab <lab@example.org>` or `lab@example.org` (`localhost` without one). */
+export function senderDomain(from: string): string {
+  return /@([^\s>@]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+}
+
+/** What nodemailer is given of a message: the same headers from the SMTP and the outbox mailer. */
+function envelope(from: string, message: MailMessage) {
+  const messageId = message.messageKey ? `<outbox-${message.messageKey}@${senderDomain(from)}>` : undefined;
+  return { from, to: message.to, subject: message.subject, text: message.text, html: message.html, messageId };
 }
 
 export interface Mailer {
@@ -58,7 +71,7 @@ function smtpMailer(options: MailerOptions): Mailer {
   const transport = lazyTransport(url.toString());
   return {
     async send(message) {
-      await (await transport.get()).sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      await (await transport.get()).sendMail(envelope(options.from, message));
       options.logger.info({ to: message.to, subject: message.subject }, 'mail sent');
     },
     async verify() {
@@ -74,7 +87,7 @@ function outboxMailer(options: MailerOptions): Mailer {
   let sequence = 0;
   return {
     async send(message) {
-      const info = await (await transport.get()).sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      const info = await (await transport.get()).sendMail(envelope(options.from, message));
       // Messages hold live one-time codes: owner-only, like the rest of the data directory.
       await fs.mkdir(options.outboxDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       sequence += 1;
@@ -83,9 +96,10 @@ function outboxMailer(options: MailerOptions): Mailer {
       const hint = options.demo && message.demoHint ? ` [${message.demoHint}]` : '';
       print(`mail to ${message.to}: ${message.subject}${hint}`);
     },
+    // Creates nothing (labctl doctor checks with it): the folder, or the directory it will be made in, is writable.
     async verify() {
-      await fs.mkdir(options.outboxDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-      await fs.access(options.outboxDir, fs.constants.W_OK);
+      const existing = await fs.stat(options.outboxDir).then(() => options.outboxDir, () => path.dirname(options.outboxDir));
+      await fs.access(existing, fs.constants.W_OK);
     },
     close: () => transport.close(),
   };

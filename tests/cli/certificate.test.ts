@@ -65,8 +65,8 @@ describe(`labctl signed release and certificate (${databaseKind()})`, () => {
     expect(await lab.database.db('report_withdrawals')).toEqual([]);
 
     const done = await withdraw(['2026-0002-R1', '--reason', reason, '--json'], 'demo-password\n');
-    // the outbox (no SMTP in tests) says to whom the client's mail went
-    expect(done.stderr).toContain('mail to client@demo.lab: National Meat Inspection Service: certificate 2026-0002-R1 withdrawn');
+    // queued for the server's worker, to the client
+    expect(await lab.database.db('outbox').where('subject', 'like', '%withdrawn%').pluck('recipient')).toEqual(['client@demo.lab']);
     expect(done.exitCode).toBe(0);
     expect(JSON.parse(done.stdout)).toMatchObject({ reportNumber: '2026-0002-R1', controlNumber: '2026-0002', status: 'withdrawn' });
     const audit = await lab.database.db('audit_log').where('action', 'report.withdraw').first('details');

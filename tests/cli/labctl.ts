@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { execa, type Options } from 'execa';
+import { execa, type Options, type ResultPromise } from 'execa';
 import { afterEach } from 'vitest';
 import { main } from '../../cli/main.js';
 
@@ -80,4 +80,19 @@ export async function labctlProcess(args: string[], dataDir: string, options: Op
     env: testEnv(dataDir, (options.env ?? {}) as Record<string, string>),
   });
   return { stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? ''), exitCode: result.exitCode ?? 1 };
+}
+
+/** Starts the built `labctl serve` with `args` and resolves once it prints the address it listens on. */
+export async function startServe(args: string[], env: Record<string, string>): Promise<{ child: ResultPromise<{ reject: false }>; url: string; stdout: string }> {
+  const child = execa('node', [LABCTL, 'serve', ...args], { env, reject: false, timeout: 60_000 });
+  let stdout = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const m = stdout.match(/Listening on (http:\/\/\S+)/);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', () => reject(new Error(`serve exited early: ${stdout}`)));
+  });
+  return { child, url, stdout };
 }

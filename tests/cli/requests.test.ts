@@ -95,12 +95,15 @@ describe(`labctl requests (${databaseKind()})`, () => {
     expect((await run('requests', 'show', '99999999999999999999')).exitCode).toBe(2);
   });
 
-  it('approves as a staff member: control number, analyses, audit entry and mail to the client', async () => {
+  it('approves as a staff member: control number, analyses, audit entry and mail queued to the client', async () => {
     const res = await run('requests', 'approve', '7', '--as', 'staff@demo.lab');
     expect(res.exitCode).toBe(0);
     const controlNumber = res.stdout.match(/^Request 7 approved\. Control Number: (\d{4}-\d{4})$/)?.[1];
     expect(controlNumber).toBeDefined();
-    expect(res.stderr).toContain(`mail to client@demo.lab: National Meat Inspection Service: request approved, control number ${controlNumber}`);
+    // Queued in the approval's transaction for the server's worker; the command itself sends nothing.
+    expect(await lab.database.db('outbox').where('request_id', 7).select('recipient', 'subject', 'state')).toEqual([
+      { recipient: 'client@demo.lab', subject: `National Meat Inspection Service: request approved, control number ${controlNumber}`, state: 'pending' },
+    ]);
 
     const request = await lab.database.db('requests').where('id', 7).first();
     expect(request).toMatchObject({ status: 'FOR_TESTING', control_number: controlNumber, approved_by: await lab.database.userId('staff@demo.lab') });
@@ -173,13 +176,13 @@ describe(`labctl requests (${databaseKind()})`, () => {
     expect(Number(audit.n)).toBe(2);
   });
 
-  it('releases a complete request and mails the client', async () => {
+  it('releases a complete request and queues the mail to the client', async () => {
     const res = await lab.run(['requests', 'release', '2026-0002', '--as', 'staff@demo.lab', '--password-stdin'], { input: 'demo-password\n' });
     expect(res.exitCode).toBe(0);
     expect(res.stdout).toBe('Request released successfully. Certificate 2026-0002-R1 issued.');
     expect((await statuses(lab.database.db))['2026-0002']).toBe('RELEASED');
-    const outbox = fs.readdirSync(path.join(lab.dataDir, 'outbox'));
-    expect(outbox).toHaveLength(1);
-    expect(fs.readFileSync(path.join(lab.dataDir, 'outbox', outbox[0]), 'utf8')).toContain('results released for 2026-0002');
+    // Queued for the server's worker, which sends all mail; the command wrote no mail file itself.
+    expect(await lab.database.db('outbox').where('state', 'pending').pluck('subject')).toEqual([expect.stringContaining('results released for 2026-0002')]);
+    expect(fs.existsSync(path.join(lab.dataDir, 'outbox'))).toBe(false);
   });
 });

@@ -1,28 +1,14 @@
-import { once } from 'node:events';
 import fs from 'node:fs';
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { LABCTL, dataDirsPerTest, labctl, labctlProcess } from './labctl.js';
+import { LABCTL, dataDirsPerTest, labctl, labctlProcess, startServe } from './labctl.js';
 
 const newDir = dataDirsPerTest();
 
 describe('labctl serve', () => {
   it('prints the URL and demo accounts, serves, and shuts down cleanly on Ctrl-C', async () => {
     const dataDir = newDir();
-    const child = execa('node', [LABCTL, 'serve', '--port', '0', '--demo'], {
-      env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-      reject: false,
-    });
-    let stdout = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout!.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        const m = stdout.match(/Listening on (http:\/\/\S+)/);
-        if (m) resolve(m[1]);
-      });
-      child.on('exit', () => reject(new Error(`serve exited early: ${stdout}`)));
-    });
+    const { child, url, stdout } = await startServe(['--port', '0', '--demo'], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
     for (const role of ['client', 'staff', 'chemtester', 'microbiotester', 'molbiotester']) {
       expect(stdout).toMatch(new RegExp(`${role}\\s+${role}@demo\\.lab\\s+password: \\S+`));
     }
@@ -131,19 +117,5 @@ describe('labctl as a process', () => {
     expect(plain.exitCode).toBe(0);
     expect(plain.stdout).toContain('RELEASED');
     expect(coloured(plain.stdout)).toBe(false);
-  });
-
-  it('says in one line that the port is taken and exits 1', async () => {
-    const dataDir = newDir();
-    const blocker = net.createServer().listen(0, '127.0.0.1');
-    await once(blocker, 'listening');
-    const { port } = blocker.address() as net.AddressInfo;
-    try {
-      const res = await labctlProcess(['serve', '--port', String(port), '--host', '127.0.0.1'], dataDir);
-      expect(res.exitCode).toBe(1);
-      expect(res.stderr.trim()).toBe(`Error: Port ${port} on 127.0.0.1 is already in use; stop the other server or choose another with --port (or PORT).`);
-    } finally {
-      blocker.close();
-    }
   });
 });
