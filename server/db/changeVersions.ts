@@ -1,48 +1,75 @@
 // Change versions: numbers in the table lab_versions that every commit changing a kind of data moves
 // on, kept by triggers in the database itself, so a write by any instance or process (labctl, a
-// second server on PostgreSQL) moves them. The read cache keeps an answer only while the number it
-// was computed at is current (services/readCache.ts).
+// second server on PostgreSQL) moves them. The read cache keeps an answer only while the numbers of
+// the kinds it depends on are those it was computed at (services/readCache.ts).
 //
-// Two kinds: 'data' (what the screens show) and 'sessions'. Session bookkeeping (the last-seen touch
-// each signed-in user makes every minute), rate-limit counters, one-time codes, the mail outbox and
-// settings move neither, so they never make other users' answers stale.
+// The kinds: 'data', moved by every write that a screen can show; 'status:<STATUS>', moved by a
+// write to a request in that status or to a row of one (samples, analyses, ...), before or after the
+// write, so a work queue of one status is computed again only when a request of its status changed;
+// 'people', moved by users and clients; and 'sessions'. Session bookkeeping (the last-seen touch each
+// signed-in user makes every minute), rate-limit counters, one-time codes, the mail outbox and
+// settings move only 'sessions' or nothing, so they never make other users' answers stale.
 //
-// PostgreSQL: a statement trigger notes the change kind for its transaction in lab_version_marks,
-// once per transaction, and a deferred trigger moves the number at COMMIT. The row lock on the
-// version row is held only while the transaction commits, not from its first write, so concurrent
-// writers do not queue behind each other's whole transaction. SQLite has one writer at a time and
-// no statement triggers: a row trigger moves the number inside the write itself.
+// PostgreSQL: statement triggers note the kinds a transaction moves in lab_version_marks, once per
+// kind and transaction, and a deferred trigger moves the numbers at COMMIT, in name order. A version
+// row is locked only while a transaction commits, not from its first write, so concurrent writers do
+// not queue behind each other's whole transaction. SQLite has one writer at a time and no statement
+// triggers: row triggers move the numbers inside the write itself.
 import type { Knex } from 'knex';
+import { REQUEST_STATUSES, type RequestStatus } from '../domain/requestStatus.js';
 import { isPostgres } from './knex.js';
 
-export type ChangeKind = 'data' | 'sessions';
+export type StatusKind = `status:${RequestStatus}`;
+export type ChangeKind = 'data' | 'sessions' | 'people' | StatusKind;
+
+export const statusKind = (status: RequestStatus): StatusKind => `status:${status}`;
+const KINDS: ChangeKind[] = ['data', 'sessions', 'people', ...REQUEST_STATUSES.map(statusKind)];
 
 /** Tables whose changes move no version: bookkeeping that no cached answer shows. */
 export const UNVERSIONED_TABLES = ['rate_limits', 'one_time_codes', 'outbox', 'settings', 'lab_versions', 'lab_version_marks', 'knex_migrations', 'knex_migrations_lock'];
 
-/** The change kind a table's writes move: sessions their own, every other table 'data'. */
-export const changeKindOf = (table: string): ChangeKind => (table === 'sessions' ? 'sessions' : 'data');
+/** How a table's writes move versions. */
+type Tracking = { kind: 'sessions' } | { kind: 'people' } | { kind: 'requests' } | { kind: 'request rows' } | { kind: 'data' };
+
+/** Rows of one request (samples, analyses, receipts...): a write moves that request's status. */
+async function trackingOf(knex: Knex, table: string): Promise<Tracking> {
+  if (table === 'sessions' || table === 'requests') return { kind: table };
+  if (table === 'users' || table === 'clients') return { kind: 'people' };
+  // The audit trail names requests but no work queue shows it.
+  if (table !== 'audit_log' && (await knex.schema.hasColumn(table, 'request_id'))) return { kind: 'request rows' };
+  return { kind: 'data' };
+}
 
 const triggerName = (table: string) => `${table}_moves_version`;
 
 /** Creates lab_versions and, on PostgreSQL, the functions its triggers call. */
 export async function createChangeVersions(knex: Knex): Promise<void> {
   await knex.schema.createTable('lab_versions', (t) => {
-    t.string('name', 16).primary();
+    t.string('name', 40).primary();
     t.bigInteger('n').notNullable();
   });
-  await knex('lab_versions').insert([
-    { name: 'data', n: 1 },
-    { name: 'sessions', n: 1 },
-  ]);
+  await knex('lab_versions').insert(KINDS.map((name) => ({ name, n: 1 })));
   if (!isPostgres(knex)) return;
   // Emptied by the deferred trigger in the transaction that filled it: never holds a committed row.
   await knex.raw('CREATE UNLOGGED TABLE lab_version_marks (txid bigint NOT NULL, name text NOT NULL, PRIMARY KEY (txid, name))');
+  // Marks the kinds named in the trigger's arguments.
   await knex.raw(`CREATE FUNCTION lab_mark_change() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      INSERT INTO lab_version_marks (txid, name) VALUES (txid_current(), TG_ARGV[0]) ON CONFLICT DO NOTHING;
+      INSERT INTO lab_version_marks (txid, name) SELECT txid_current(), unnest(TG_ARGV) ON CONFLICT DO NOTHING;
       RETURN NULL;
     END $$`);
+  // Marks the statuses of the requests a statement changed (its transition table 'changed'), or of
+  // the requests whose rows it changed.
+  for (const [fn, statuses] of [
+    ['lab_mark_request_statuses', 'SELECT DISTINCT status FROM changed'],
+    ['lab_mark_row_statuses', 'SELECT DISTINCT r.status FROM changed c JOIN requests r ON r.id = c.request_id'],
+  ]) {
+    await knex.raw(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO lab_version_marks (txid, name) SELECT txid_current(), 'status:' || s.status FROM (${statuses}) s ON CONFLICT DO NOTHING;
+        RETURN NULL;
+      END $$`);
+  }
   // Every kind this transaction marked, in name order: two transactions that move both never wait
   // for each other's rows in opposite orders.
   await knex.raw(`CREATE FUNCTION lab_move_versions() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -62,22 +89,39 @@ export async function createChangeVersions(knex: Knex): Promise<void> {
 export async function dropChangeVersions(knex: Knex): Promise<void> {
   if (isPostgres(knex)) {
     await knex.raw('DROP TABLE IF EXISTS lab_version_marks');
-    await knex.raw('DROP FUNCTION IF EXISTS lab_move_versions()');
-    await knex.raw('DROP FUNCTION IF EXISTS lab_mark_change()');
+    for (const fn of ['lab_move_versions', 'lab_mark_change', 'lab_mark_request_statuses', 'lab_mark_row_statuses']) await knex.raw(`DROP FUNCTION IF EXISTS ${fn}()`);
   }
   await knex.schema.dropTableIfExists('lab_versions');
 }
 
-/** Makes every write to `table` move its kind's version. */
+const EVENTS = ['INSERT', 'UPDATE', 'DELETE'] as const;
+
+/** Makes every write to `table` move the versions of what it changes. */
 export async function trackChanges(knex: Knex, table: string): Promise<void> {
+  const tracking = await trackingOf(knex, table);
   const name = triggerName(table);
-  const kind = changeKindOf(table);
+  const own = tracking.kind === 'sessions' ? ['sessions'] : tracking.kind === 'people' ? ['data', 'people'] : ['data'];
   if (isPostgres(knex)) {
-    await knex.raw(`CREATE TRIGGER ?? AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ?? FOR EACH STATEMENT EXECUTE FUNCTION lab_mark_change('${kind}')`, [name, table]);
+    const kinds = own.map((k) => `'${k}'`).join(', ');
+    await knex.raw(`CREATE TRIGGER ?? AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ?? FOR EACH STATEMENT EXECUTE FUNCTION lab_mark_change(${kinds})`, [name, table]);
+    if (tracking.kind !== 'requests' && tracking.kind !== 'request rows') return;
+    // A transition table per event: PostgreSQL allows one only on a trigger of a single event. An
+    // update moves the status a request leaves and the one it enters.
+    const fn = tracking.kind === 'requests' ? 'lab_mark_request_statuses' : 'lab_mark_row_statuses';
+    for (const [event, tables] of [['INSERT', ['NEW']], ['UPDATE', ['OLD', 'NEW']], ['DELETE', ['OLD']]] as const) {
+      for (const side of tables) {
+        await knex.raw(`CREATE TRIGGER ?? AFTER ${event} ON ?? REFERENCING ${side} TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`, [`${name}_${event.toLowerCase()}_${side.toLowerCase()}`, table]);
+      }
+    }
     return;
   }
-  for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
-    await knex.raw(`CREATE TRIGGER ?? AFTER ${event} ON ?? BEGIN UPDATE lab_versions SET n = n + 1 WHERE name = '${kind}'; END`, [`${name}_${event.toLowerCase()}`, table]);
+  for (const event of EVENTS) {
+    const moves = own.map((k) => `UPDATE lab_versions SET n = n + 1 WHERE name = '${k}';`);
+    for (const row of event === 'INSERT' ? ['NEW'] : event === 'DELETE' ? ['OLD'] : ['OLD', 'NEW']) {
+      if (tracking.kind === 'requests') moves.push(`UPDATE lab_versions SET n = n + 1 WHERE name = 'status:' || ${row}.status;`);
+      if (tracking.kind === 'request rows') moves.push(`UPDATE lab_versions SET n = n + 1 WHERE name = 'status:' || (SELECT status FROM requests WHERE id = ${row}.request_id);`);
+    }
+    await knex.raw(`CREATE TRIGGER ?? AFTER ${event} ON ?? BEGIN ${moves.join(' ')} END`, [`${name}_${event.toLowerCase()}`, table]);
   }
 }
 
@@ -85,9 +129,10 @@ export async function untrackChanges(knex: Knex, table: string): Promise<void> {
   const name = triggerName(table);
   if (isPostgres(knex)) {
     await knex.raw('DROP TRIGGER IF EXISTS ?? ON ??', [name, table]);
+    for (const suffix of ['insert_new', 'update_old', 'update_new', 'delete_old']) await knex.raw('DROP TRIGGER IF EXISTS ?? ON ??', [`${name}_${suffix}`, table]);
     return;
   }
-  for (const event of ['insert', 'update', 'delete']) await knex.raw('DROP TRIGGER IF EXISTS ??', [`${name}_${event}`]);
+  for (const event of EVENTS) await knex.raw('DROP TRIGGER IF EXISTS ??', [`${name}_${event.toLowerCase()}`]);
 }
 
 /** The tables of the current schema (or SQLite file), for migrations and the test that every one is tracked. */
@@ -103,23 +148,21 @@ export async function untrackedTables(knex: Knex): Promise<string[]> {
   const triggers: { name: string }[] = isPostgres(knex)
     ? (await knex.raw('SELECT DISTINCT tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema()')).rows
     : await knex.raw("SELECT name FROM sqlite_master WHERE type = 'trigger'");
-  const names = new Set(triggers.map((t) => t.name.replace(/_(insert|update|delete)$/, '')));
+  const names = new Set(triggers.map((t) => t.name.replace(/_(insert|update|delete)(_new|_old)?$/, '')));
   return (await tableNames(knex)).filter((t) => !UNVERSIONED_TABLES.includes(t) && !names.has(triggerName(t)));
 }
 
-export interface Versions {
-  data: number;
-  sessions: number;
-}
+/** Every kind's number, as read together. */
+export type Versions = Readonly<Record<string, number>>;
 
 /** The current versions, as one read. */
 export async function readVersions(db: Knex): Promise<Versions> {
-  const rows: { name: string; n: number | string }[] = await db('lab_versions').select('name', 'n');
-  return versionsOf(rows);
+  return versionsOf(await db('lab_versions').select('name', 'n'));
 }
 
 export function versionsOf(rows: { name: string; n: number | string }[]): Versions {
-  const versions: Versions = { data: 0, sessions: 0 };
-  for (const row of rows) versions[row.name as ChangeKind] = Number(row.n);
-  return versions;
+  return Object.fromEntries(rows.map((row) => [row.name, Number(row.n)]));
 }
+
+/** What `kinds` were at `versions`: equal stamps, nothing of those kinds committed in between. */
+export const stampOf = (versions: Versions, kinds: readonly ChangeKind[]): string => kinds.map((k) => versions[k] ?? 0).join('.');

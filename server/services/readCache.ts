@@ -7,18 +7,19 @@
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import { openChangeCounter, type ChangeCounter } from '../db/changeCounter.js';
-import type { Versions } from '../db/changeVersions.js';
+import { stampOf, statusKind, type ChangeKind, type Versions } from '../db/changeVersions.js';
 import type { Db } from '../db/knex.js';
+import type { RequestStatus } from '../domain/requestStatus.js';
 
-export type { Versions } from '../db/changeVersions.js';
+export { stampOf, type ChangeKind, type Versions } from '../db/changeVersions.js';
 
 export interface ReadCache {
   /** The change versions now: read them before computing what you will `set`. */
   versions(): Promise<Versions>;
-  /** The value stored under `key` at `stamp` (see answerStamp, sessionStamp), if any. */
-  get<T>(key: string, stamp: string): T | undefined;
-  /** Stores `value`, which takes about `bytes` of memory, as read at `stamp`. */
-  set(key: string, stamp: string, value: unknown, bytes: number): void;
+  /** The value stored under `key`, if nothing of the kinds it depends on changed since: `versions` are now. */
+  get<T>(key: string, versions: Versions): T | undefined;
+  /** Stores `value`, computed after reading `versions`, which depends on data of `kinds` and takes about `bytes` of memory. */
+  set(key: string, kinds: readonly ChangeKind[], versions: Versions, value: unknown, bytes: number): void;
   /**
    * The same cache with the versions read once, at the first versions() call: for the lookups of
    * one API call, which all began after that read.
@@ -27,10 +28,12 @@ export interface ReadCache {
   close(): Promise<void>;
 }
 
-/** What an answer depends on: the data. */
-export const answerStamp = (versions: Versions): string => String(versions.data);
-/** What a session row depends on: its session and its user (data). */
-export const sessionStamp = (versions: Versions): string => `${versions.data}.${versions.sessions}`;
+/** What an answer depends on unless it says otherwise: any data a screen shows. */
+export const ANY_DATA: readonly ChangeKind[] = ['data'];
+/** What a session row depends on: its session and its user. */
+export const SESSION_DATA: readonly ChangeKind[] = ['sessions', 'people'];
+/** What a list of requests in `statuses` depends on: those requests and their rows, and the people it names. */
+export const requestsIn = (statuses: readonly RequestStatus[]): readonly ChangeKind[] => [...statuses.map(statusKind), 'people'];
 
 export interface ReadCacheLimits {
   /** Memory the entries may take together; the least recently used go first. */
@@ -42,6 +45,7 @@ export interface ReadCacheLimits {
 const DEFAULT_LIMITS: ReadCacheLimits = { maxBytes: 64 * 1024 * 1024, maxAgeMs: 30_000 };
 
 interface Entry {
+  kinds: readonly ChangeKind[];
   stamp: string;
   value: unknown;
   bytes: number;
@@ -60,16 +64,16 @@ export function readCacheOver(counter: ChangeCounter, limits: ReadCacheLimits = 
   });
   const cache: ReadCache = {
     versions: () => counter.read(),
-    get<T>(key: string, stamp: string): T | undefined {
+    get<T>(key: string, versions: Versions): T | undefined {
       const entry = entries.get(key);
       if (!entry) return undefined;
-      if (entry.stamp === stamp) return entry.value as T;
+      if (entry.stamp === stampOf(versions, entry.kinds)) return entry.value as T;
       // Stale: dropped, never revived by a caller still holding the old versions.
       entries.delete(key);
       return undefined;
     },
-    set(key, stamp, value, bytes) {
-      entries.set(key, { stamp, value, bytes });
+    set(key, kinds, versions, value, bytes) {
+      entries.set(key, { kinds, stamp: stampOf(versions, kinds), value, bytes });
     },
     pinned() {
       let versions: Promise<Versions> | undefined;

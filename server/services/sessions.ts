@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 import { USER_COLUMNS, toUser, type User, type UserRow } from './users.js';
-import { sessionStamp, type ReadCache } from './readCache.js';
+import { SESSION_DATA, type ReadCache } from './readCache.js';
 import { randomToken, sha256 } from './secrets.js';
 
 export interface SessionPolicy {
@@ -35,17 +35,17 @@ interface SessionRow extends Omit<UserRow, 'password_hash'> {
   expires_at: string;
 }
 
-/** The session row with its user, as read; cached while sessions and users are unchanged. */
+/** The session row with its user, as read; cached while sessions and people are unchanged. */
 async function sessionRow(db: Knex, token: string, cache?: ReadCache): Promise<SessionRow | undefined> {
   const key = `session:${sha256(token)}`;
-  const stamp = cache && sessionStamp(await cache.versions());
-  const cached = stamp === undefined ? undefined : cache!.get<SessionRow>(key, stamp);
+  const versions = await cache?.versions();
+  const cached = versions && cache!.get<SessionRow>(key, versions);
   if (cached) return cached;
   const row: SessionRow | undefined = await db('sessions as s')
     .join('users as u', 'u.id', 's.user_id')
     .where('s.token_hash', sha256(token))
     .first(['s.id as session_id', 's.last_seen_at', 's.expires_at', ...USER_COLUMNS.map((c) => `u.${c}`)]);
-  if (row && stamp !== undefined) cache!.set(key, stamp, row, 1024);
+  if (row && versions) cache!.set(key, SESSION_DATA, versions, row, 1024);
   return row;
 }
 

@@ -9,7 +9,7 @@ import zlib from 'node:zlib';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { BROTLI_OPTIONS, COMPRESS_FROM_BYTES } from '../compression.js';
 import type { AppDeps, AppState } from '../context.js';
-import { answerStamp } from '../../services/readCache.js';
+import { ANY_DATA, stampOf, type ChangeKind } from '../../services/readCache.js';
 import type { User } from '../../services/users.js';
 
 type Encoding = 'br' | 'gzip' | 'identity';
@@ -95,14 +95,21 @@ export function answerFromCache({ reads: shared, clock }: Pick<AppDeps, 'reads' 
   return async (ctx, next) => {
     const lookup = lookupOf(ctx, clock);
     const cache = ctx.state.reads ?? shared;
-    const answer = lookup && cache.get<Answer>(lookup.key, answerStamp(await cache.versions()));
+    const answer = lookup && cache.get<Answer>(lookup.key, await cache.versions());
     if (answer) send(ctx, answer);
     else await next();
   };
 }
 
-/** Caches the 200 JSON answers of the routes it is put on; a no-op without a cache. */
-export function cachedRead({ reads: shared, clock }: Pick<AppDeps, 'reads' | 'clock'>): Middleware<AppState> {
+/**
+ * Caches the 200 JSON answers of the routes it is put on, while nothing of `kinds` changes (by
+ * default any data; a list of requests in some statuses names them, see requestsIn); a no-op
+ * without a cache.
+ */
+export function cachedRead(
+  { reads: shared, clock }: Pick<AppDeps, 'reads' | 'clock'>,
+  kinds: readonly ChangeKind[] | ((params: Record<string, string>) => readonly ChangeKind[]) = ANY_DATA,
+): Middleware<AppState> {
   if (!shared) return (_ctx, next) => next();
   // Answers being computed, by version and key. A caller that read the same version may wait for one:
   // nothing was committed between the two reads of the counter, and the computation began after the
@@ -113,9 +120,14 @@ export function cachedRead({ reads: shared, clock }: Pick<AppDeps, 'reads' | 'cl
     if (!lookup) return next();
     const { key, accepted } = lookup;
     const cache = ctx.state.reads ?? shared;
-    const stamp = answerStamp(await cache.versions());
-    const slot = `${stamp}:${key}`;
-    let answer = cache.get<Answer>(key, stamp) ?? (await computing.get(slot)?.catch(() => undefined));
+    const versions = await cache.versions();
+    const dependsOn = typeof kinds === 'function' ? kinds((ctx as { params?: Record<string, string> }).params ?? {}) : kinds;
+    const slot = `${stampOf(versions, dependsOn)}:${key}`;
+    let answer = cache.get<Answer>(key, versions);
+    // No await unless another call computes it: a turn given up here would let the next caller
+    // miss this one's computation and start its own.
+    const underway = answer ? undefined : computing.get(slot);
+    if (underway) answer = await underway.catch(() => undefined);
     if (!answer) {
       const mine = next().then(() => answerOf(ctx, accepted));
       if (!computing.has(slot)) computing.set(slot, mine);
@@ -126,7 +138,7 @@ export function cachedRead({ reads: shared, clock }: Pick<AppDeps, 'reads' | 'cl
       }
       // Not a 200 JSON answer: the handler's own response stands.
       if (!answer) return;
-      cache.set(key, stamp, answer, answer.body.length + key.length);
+      cache.set(key, dependsOn, versions, answer, answer.body.length + key.length);
     }
     send(ctx, answer);
   };

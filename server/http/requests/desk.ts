@@ -16,6 +16,7 @@ import { signedRelease } from '../../services/certificates/release.js';
 import { SignaturePassword } from '../../domain/certificate.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppRouter } from '../context.js';
+import { requestsIn } from '../../services/readCache.js';
 import { authorize, requireUser } from '../guards.js';
 import { answerPage, pageAsked } from '../paging.js';
 import { authorizeRequestRead, RequestIdParams } from './client.js';
@@ -44,10 +45,9 @@ const CreateResultInput = z.object({
 });
 
 export function deskRoutes(router: AppRouter, deps: AppDeps): void {
-  const cached = cachedRead(deps);
   const desk: DeskDeps = { db: deps.db, clock: deps.clock, labName: deps.config.labName, logger: deps.logger };
 
-  router.get('/requests/pending', cached, async (ctx) => {
+  router.get('/requests/pending', cachedRead(deps, requestsIn(['PENDING_REVIEW'])), async (ctx) => {
     authorize(ctx, 'request:review');
     ctx.body = await listDeskRequests(deps.db, { status: 'PENDING_REVIEW' });
   });
@@ -105,14 +105,14 @@ export function deskRoutes(router: AppRouter, deps: AppDeps): void {
   });
 
   // A work queue: the whole list unless a script asks for a page. Results are read per request (getResult).
-  router.get('/requests/for-release', cached, async (ctx) => {
+  router.get('/requests/for-release', cachedRead(deps, requestsIn(['FOR_RELEASE'])), async (ctx) => {
     const groups = visibleGroups(authorize(ctx, 'request:list-for-release'));
     const asked = pageAsked(ctx, { paged: false });
     answerPage(ctx, asked, await listForRelease(deps.db, { groups, ...asked }));
   });
 
   // The laboratory's whole history: always paged.
-  router.get('/requests/released', cached, async (ctx) => {
+  router.get('/requests/released', cachedRead(deps, requestsIn(['RELEASED'])), async (ctx) => {
     const groups = visibleGroups(authorize(ctx, 'request:list-for-release'));
     const asked = pageAsked(ctx, { paged: true });
     answerPage(ctx, asked, await listReleased(deps.db, { groups, ...asked }));

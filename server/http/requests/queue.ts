@@ -26,6 +26,7 @@ import type { AppContext, AppDeps, AppRouter } from '../context.js';
 import { requireUser } from '../guards.js';
 import { decodeCursor, encodeCursor } from '../queueCursor.js';
 import { cachedRead } from '../middleware/cachedRead.js';
+import { ANY_DATA, requestsIn } from '../../services/readCache.js';
 
 const SearchText = z.string('must be text').trim().max(100, 'use at most 100 characters').optional();
 
@@ -101,7 +102,12 @@ export function queueRoutes(router: AppRouter, deps: AppDeps): void {
     answer(ctx, 'requests', input, format, await listClientQueue(deps.db, requireUser(ctx), userId, input));
   });
 
-  router.get('/requests/queue/:name', cached, async (ctx) => {
+  // A work queue is computed again only when a request of its statuses changed.
+  const queueKinds = (params: Record<string, string>) => {
+    const name = params.name as QueueName;
+    return QUEUES.includes(name) ? requestsIn(QUEUE_STATUSES[name]) : ANY_DATA;
+  };
+  router.get('/requests/queue/:name', cachedRead(deps, queueKinds), async (ctx) => {
     const { name } = parseInput(QueueParams, ctx.params);
     const { input, format } = queueInput(ctx, name);
     answer(ctx, name, input, format, await listQueue(deps.db, requireUser(ctx), name, input));

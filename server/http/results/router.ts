@@ -13,6 +13,8 @@ import { readGroupResults, readRequestResults } from '../../services/results/rea
 import { writeSampleResults } from '../../services/results/write.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppState } from '../context.js';
+import { requestsIn } from '../../services/readCache.js';
+import { OPEN_STATUSES } from '../../domain/requestStatus.js';
 import { authorize, requireUser, signedInOnly } from '../guards.js';
 import { answerPage, pageAsked } from '../paging.js';
 import { batchResultRoutes } from './batchRoute.js';
@@ -36,7 +38,7 @@ export function resultsRouter(deps: AppDeps): Router<AppState> {
   batchResultRoutes(router, deps);
 
   // A work queue: the whole list unless a script asks for a page.
-  router.get('/requests/for-testing', cached, async (ctx) => {
+  router.get('/requests/for-testing', cachedRead(deps, requestsIn(OPEN_STATUSES)), async (ctx) => {
     const user = authorize(ctx, 'results:list-for-testing');
     const asked = pageAsked(ctx, { paged: false });
     answerPage(ctx, asked, await listForTesting(deps.db, { groups: visibleGroups(user), ...asked }));
