@@ -9,6 +9,7 @@ import { startOutboxWorker } from '../../server/mail/outboxWorker.js';
 import { seedDemoAccounts } from '../../server/services/demo.js';
 import { AbortError, info, openRuntime, out } from '../runtime.js';
 import { createReadCache } from '../../server/services/readCache.js';
+import { recordPublicUrl } from '../../server/services/settings.js';
 
 /** How long a stop waits for in-flight calls before cutting them. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -29,6 +30,7 @@ export function registerServe(command: Command): void {
       const overrides = { PORT: opts.port, HOST: opts.host, DEMO: opts.demo ? 'true' : undefined };
       const logger = createLogger(process.env.LOG_LEVEL ?? 'info', pino.destination(2));
       const rt = await openRuntime({ overrides, logger, createDatabase: true });
+      await recordPublicUrl(rt.db, rt.clock, rt.config.publicUrl);
       const database = rt.config.database;
       const unmark = database.client === 'sqlite3' ? markServing(database.filename) : () => undefined;
       const outbox = startOutboxWorker({ db: rt.db, mailer: rt.mailer, logger, clock: rt.clock });

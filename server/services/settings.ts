@@ -25,3 +25,19 @@ export async function settingOnce(db: Knex, clock: Clock, key: SettingKey, value
 export async function writeSetting(db: Knex, clock: Clock, key: SettingKey, value: string): Promise<void> {
   await db('settings').insert({ key, value, updated_at: clock.now().toISOString() }).onConflict('key').merge(['value', 'updated_at']);
 }
+
+/**
+ * Called by `labctl serve` at start: records the PUBLIC_URL it serves under, so that labctl commands
+ * run without it (`labctl certificate`) put the same address in what they print. Without PUBLIC_URL
+ * the server answers under whatever Host it is called by, so nothing is recorded (and an older
+ * record is removed).
+ */
+export async function recordPublicUrl(db: Knex, clock: Clock, publicUrl: string | undefined): Promise<void> {
+  if (publicUrl) await writeSetting(db, clock, 'public_url', publicUrl);
+  else await db('settings').where({ key: 'public_url' }).delete();
+}
+
+/** The portal's public address: PUBLIC_URL of this process, else the one `labctl serve` recorded. */
+export async function publicUrlOf(db: Knex, publicUrl: string | undefined): Promise<string | undefined> {
+  return publicUrl ?? (await readSetting(db, 'public_url'));
+}

@@ -19,7 +19,7 @@ export interface DemoDatabase extends TestDatabase {
 }
 
 /** DATABASE_URL for labctl: the SQLite file, or the PostgreSQL database with the test's schema. */
-function labctlEnv({ settings: s }: TestDatabase): Record<string, string> {
+export function labctlEnv({ settings: s }: TestDatabase): Record<string, string> {
   const url = s.client === 'sqlite3'
     ? `sqlite://${s.filename}`
     : `${s.connectionString}${s.connectionString.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${s.searchPath}`)}`;
