@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { NO_PUBLIC_URL } from '../../cli/commands/certificate.js';
 import { pdfText } from '../helpers/pdfText.js';
+import { startServe } from '../helpers/serveProcess.js';
 import { databaseKind } from '../helpers/testDatabase.js';
 import { labctlEnv, labctlOnDatabase, openDemoDatabase, statuses } from './demoDatabase.js';
-import { LABCTL } from './labctl.js';
 
 const PUBLIC_URL = 'https://lab.example.org';
 
@@ -58,17 +57,7 @@ describe(`labctl signed release and certificate (${databaseKind()})`, () => {
 
   /** Starts the built `labctl serve` on the test's database, waits until it listens, and stops it. */
   async function serveOnce(env: Record<string, string>): Promise<void> {
-    const child = execa('node', [LABCTL, 'serve', '--port', '0', '--host', '127.0.0.1'], {
-      env: { DATA_DIR: lab.dataDir, LOG_LEVEL: 'silent', SMTP_URL: '', PUBLIC_URL: '', ...labctlEnv(lab.database), ...env },
-      reject: false,
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout!.on('data', (chunk: Buffer) => {
-        const port = /Listening on http:\/\/localhost:(\d+)/.exec(chunk.toString())?.[1];
-        if (port) resolve(`http://127.0.0.1:${port}`);
-      });
-      void child.then((r) => reject(new Error(`serve exited: ${String(r.stderr)}`)));
-    });
+    const { child, url } = await startServe({ env: { DATA_DIR: lab.dataDir, LOG_LEVEL: 'silent', SMTP_URL: '', PUBLIC_URL: '', ...labctlEnv(lab.database), ...env } });
     // Answering a call means it is past start-up, where it handles SIGTERM by stopping cleanly.
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     child.kill('SIGTERM');

@@ -15,18 +15,12 @@ import { createClientAccount } from '../../../server/services/clients.js';
 import { createUser } from '../../../server/services/users.js';
 import { HttpClient } from '../../helpers/httpClient.js';
 import { startMailbox, type Mailbox } from '../../helpers/mailbox.js';
+import { databaseUrl, LABCTL, startServe, stopServes } from '../../helpers/serveProcess.js';
 import { parseSystemdEnv } from '../../helpers/systemdEnv.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../../helpers/testDatabase.js';
 
-const LABCTL = path.resolve('bin/labctl');
 const PASSWORD = 'correct horse battery';
 const LOGINS = 40;
-
-/** DATABASE_URL naming the test's SQLite file or PostgreSQL schema. */
-function databaseUrl({ settings: s }: TestDatabase): string {
-  if (s.client === 'sqlite3') return `sqlite://${s.filename}`;
-  return `${s.connectionString}${s.connectionString.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${s.searchPath}`)}`;
-}
 
 describe(`two hosts, each with its own DATA_DIR, on one database, configured by deploy/lab.env (${databaseKind()})`, () => {
   let database: TestDatabase;
@@ -46,18 +40,10 @@ describe(`two hosts, each with its own DATA_DIR, on one database, configured by 
   }
 
   /** `ExecStart=/usr/bin/node bin/labctl serve --port %i --host 127.0.0.1`, on a free port. */
-  function serve(): Promise<string> {
-    const child = execa('node', [LABCTL, 'serve', '--port', '0', '--host', '127.0.0.1'], { env: hostEnv(), extendEnv: false, reject: false });
-    servers.push(child);
-    return new Promise<string>((resolve, reject) => {
-      let stdout = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        const m = /Listening on http:\/\/localhost:(\d+)/.exec(stdout);
-        if (m) resolve(`http://127.0.0.1:${m[1]}`);
-      });
-      void child.then((r) => reject(new Error(`serve exited: ${String(r.stderr)}`)));
-    });
+  async function serve(): Promise<string> {
+    const server = startServe({ env: hostEnv(), extendEnv: false });
+    servers.push((await server).child);
+    return (await server).url;
   }
 
   beforeAll(async () => {
@@ -70,12 +56,11 @@ describe(`two hosts, each with its own DATA_DIR, on one database, configured by 
   }, 120_000);
 
   afterAll(async () => {
-    for (const child of servers) child.kill('SIGTERM');
-    const results = await Promise.all(servers);
-    expect(results.map((r) => r.exitCode)).toEqual(servers.map(() => 0));
-    await mailbox?.close();
-    await database?.drop();
+    // systemctl stop: each instance finishes and exits 0.
+    const exitCodes = await stopServes(servers);
+    await Promise.all([mailbox?.close(), database?.drop()]);
     for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+    expect(exitCodes).toEqual(servers.map(() => 0));
   });
 
   /** A browser behind the proxy: its own address in X-Forwarded-For. */
