@@ -47,7 +47,7 @@ export interface Config {
   mailFrom: string;
   publicUrl?: string;
   trustProxy: boolean;
-  /** Keys the hashes of one-time codes; unset: a secret generated into DATA_DIR (services/serverSecret.ts). */
+  /** Keys the hashes of one-time codes; unset: a secret generated once into the database (services/serverSecret.ts). */
   secretKey?: string;
   labName: string;
   labShortName: string;

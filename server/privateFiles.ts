@@ -1,4 +1,4 @@
-// The data directory holds the database, backups, the secret and the mail outbox (live codes): only
+// The data directory holds the database, backups and the mail outbox (live codes): only
 // the account that runs the lab may read them.
 import fs from 'node:fs';
 

@@ -1,6 +1,8 @@
 // labctl certificate <request>: the certificate of analysis of a released request as the portal
 // serves it, written to a file (or stdout with --out -). The operator reads any report, as
-// `requests show` does; the download is audited without an account.
+// `requests show` does; the download is audited without an account. Its QR code opens the portal's
+// PUBLIC_URL (this process's, or the one `labctl serve` recorded in the database); with neither the
+// command refuses rather than print a code for an address nobody can open.
 // labctl certificate withdraw <report>: staff withdraw a released report, signing with their password.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -10,11 +12,15 @@ import { can } from '../../server/domain/policies.js';
 import { renderCertificate } from '../../server/services/certificates/pdf.js';
 import { readIssuedReport } from '../../server/services/certificates/reports.js';
 import { withdrawReport } from '../../server/services/certificates/withdraw.js';
+import { publicUrlOf } from '../../server/services/settings.js';
 import { actingAccount } from '../actor.js';
 import { io } from '../io.js';
-import { info, out, UsageError, withRuntime } from '../runtime.js';
+import { AbortError, info, out, UsageError, withRuntime } from '../runtime.js';
 import { readSecret } from '../secret.js';
 import { resolveRequest } from './requests.js';
+
+export const NO_PUBLIC_URL =
+  "The certificate's QR code needs the portal's public address, and none is known: set PUBLIC_URL (e.g. PUBLIC_URL=https://lab.example.org), as in the server's settings, or start `labctl serve` with PUBLIC_URL once so that labctl reads it from the database.";
 
 interface CertificateOptions {
   out?: string;
@@ -31,7 +37,9 @@ async function certificateCommand(ref: string, opts: CertificateOptions): Promis
   await withRuntime(async (rt) => {
     const request = await resolveRequest(rt.db, ref);
     const report = await readIssuedReport(rt, request.requestId, version, { actorUserId: null });
-    const base = rt.config.publicUrl ?? `http://localhost:${rt.config.port}`;
+    // The QR code must open the portal's real address: never a guess such as localhost.
+    const base = await publicUrlOf(rt.db, rt.config.publicUrl);
+    if (!base) throw new AbortError(NO_PUBLIC_URL);
     const pdf = await renderCertificate(
       report,
       { name: rt.config.labName, shortName: rt.config.labShortName, address: rt.config.labAddress },

@@ -9,6 +9,7 @@ import { startOutboxWorker } from '../../server/mail/outboxWorker.js';
 import { seedDemoAccounts } from '../../server/services/demo.js';
 import { AbortError, info, openRuntime, out } from '../runtime.js';
 import { createReadCache } from '../../server/services/readCache.js';
+import { recordPublicUrl } from '../../server/services/settings.js';
 
 /** How long a stop waits for in-flight calls before cutting them. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -30,6 +31,7 @@ export function registerServe(command: Command): void {
       const rt = await openRuntime({ overrides, createDatabase: true, server: true });
       const { config, logger } = rt;
       const database = config.database;
+      await recordPublicUrl(rt.db, rt.clock, config.publicUrl);
       const unmark = database.client === 'sqlite3' ? markServing(database.filename) : () => undefined;
       // The only sender of mail: what any instance or labctl command queued leaves through here.
       const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), demo: config.demo, logger, print: info });

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRequests } from '../../fixtures/requests.js';
 import { systemClock } from '../../server/clock.js';
@@ -17,16 +17,10 @@ import { createUser } from '../../server/services/users.js';
 import { createClientAccount } from '../../server/services/clients.js';
 import { HttpClient, type HttpResponse } from '../helpers/httpClient.js';
 import { startMailbox, type Mailbox } from '../helpers/mailbox.js';
+import { databaseUrl, startServe, stopServes } from '../helpers/serveProcess.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
 
 const PASSWORD = 'correct horse battery';
-const LABCTL = path.resolve('bin/labctl');
-
-/** DATABASE_URL naming the test's SQLite file or PostgreSQL schema. */
-function databaseUrl({ settings: s }: TestDatabase): string {
-  if (s.client === 'sqlite3') return `sqlite://${s.filename}`;
-  return `${s.connectionString}${s.connectionString.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${s.searchPath}`)}`;
-}
 
 describe(`two server instances on one database (${databaseKind()})`, () => {
   let database: TestDatabase;
@@ -36,20 +30,9 @@ describe(`two server instances on one database (${databaseKind()})`, () => {
   const urls: string[] = [];
 
   async function serve(): Promise<string> {
-    const child = execa('node', [LABCTL, 'serve', '--port', '0', '--host', '127.0.0.1'], {
-      env: { DATABASE_URL: databaseUrl(database), SMTP_URL: mailbox.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-      reject: false,
-    });
-    servers.push(child);
-    return new Promise<string>((resolve, reject) => {
-      let stdout = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        const m = /Listening on http:\/\/localhost:(\d+)/.exec(stdout);
-        if (m) resolve(`http://127.0.0.1:${m[1]}`);
-      });
-      void child.then((r) => reject(new Error(`serve exited: ${String(r.stderr)}`)));
-    });
+    const server = startServe({ env: { DATABASE_URL: databaseUrl(database), SMTP_URL: mailbox.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
+    servers.push((await server).child);
+    return (await server).url;
   }
 
   beforeAll(async () => {
@@ -61,9 +44,7 @@ describe(`two server instances on one database (${databaseKind()})`, () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const child of servers) child.kill('SIGTERM');
-    const results = await Promise.all(servers);
-    expect(results.map((r) => r.exitCode)).toEqual(servers.map(() => 0));
+    expect(await stopServes(servers)).toEqual(servers.map(() => 0));
     await mailbox?.close();
     await database?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -20,6 +20,7 @@ type Entry = { id: number; action: string } & Record<string, unknown>;
 interface Run {
   args: string[];
   input?: string;
+  env?: Record<string, string>;
 }
 
 const STAFF = ['--as', 'staff@demo.lab'];
@@ -48,7 +49,7 @@ const RUNS = (dir: string, sqlite: boolean): Record<string, Run[] | string> => (
   results: [{ args: ['results', 'import', path.resolve('fixtures/results-example.csv'), '--as', 'microbiotester@demo.lab'] }],
   seed: [{ args: ['seed', '--volume', '3'] }],
   report: [{ args: ['report', 'monthly', '--year', '2026'] }],
-  certificate: [{ args: ['certificate', '2026-0002', '--out', path.join(dir, 'coa.pdf')] }],
+  certificate: [{ args: ['certificate', '2026-0002', '--out', path.join(dir, 'coa.pdf')], env: { PUBLIC_URL: 'https://lab.example.org' } }],
   labels: [{ args: ['labels', '2026-0003', '--out', path.join(dir, 'labels.pdf')] }],
   audit: [{ args: ['audit', '--json'] }],
   mail: [{ args: ['mail', 'status'] }, { args: ['mail', 'retry', '--all-failed'] }],
@@ -97,7 +98,7 @@ describe(`no labctl command changes or deletes an audit entry (${databaseKind()}
 
     let seen = await withHistory();
     for (const run of Object.values(runs).flatMap((r) => (typeof r === 'string' ? [] : r))) {
-      const res = await lab.run(run.args, { input: run.input });
+      const res = await lab.run(run.args, { input: run.input, env: run.env });
       expect(res.exitCode, `labctl ${run.args.join(' ')}: ${res.stderr}`).toBe(0);
       const now = await entries();
       expect(now.slice(0, seen.length), `labctl ${run.args.join(' ')}`).toEqual(seen);
@@ -156,7 +157,7 @@ describe('labctl keeps every audit entry when it replaces or drops a SQLite data
     const history = await addHistory(dataDir);
     const done = await labctl(['migrate', 'rollback', '--yes'], dataDir);
     expect(done.exitCode, done.stderr).toBe(0);
-    expect(done.stderr).toContain('reverted 011_audit_truncate');
+    expect(done.stderr).toContain('reverted 012_settings, 011_audit_truncate');
     const [backup] = fs.readdirSync(path.join(dataDir, 'backups'));
     expect(await entriesOfFile(path.join(dataDir, 'backups', backup))).toEqual(history);
   });

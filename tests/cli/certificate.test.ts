@@ -1,9 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NO_PUBLIC_URL } from '../../cli/commands/certificate.js';
 import { pdfText } from '../helpers/pdfText.js';
+import { startServe } from '../helpers/serveProcess.js';
 import { databaseKind } from '../helpers/testDatabase.js';
-import { labctlOnDatabase, openDemoDatabase, statuses } from './demoDatabase.js';
+import { labctlEnv, labctlOnDatabase, openDemoDatabase, statuses } from './demoDatabase.js';
+
+const PUBLIC_URL = 'https://lab.example.org';
 
 describe(`labctl signed release and certificate (${databaseKind()})`, () => {
   const lab = labctlOnDatabase(openDemoDatabase);
@@ -29,26 +33,60 @@ describe(`labctl signed release and certificate (${databaseKind()})`, () => {
     expect(report).toMatchObject({ signature_meaning: 'Results reviewed and approved for release' });
 
     const file = path.join(lab.dataDir, 'coa.pdf');
-    const written = await lab.run(['certificate', '2026-0002', '--out', file, '--json']);
+    const withUrl = { env: { PUBLIC_URL } };
+    const written = await lab.run(['certificate', '2026-0002', '--out', file, '--json'], withUrl);
     expect(written.exitCode).toBe(0);
     expect(JSON.parse(written.stdout)).toMatchObject({ reportNumber: '2026-0002-R1', controlNumber: '2026-0002', file });
     const text = await pdfText(file);
-    for (const item of ['Certificate of Analysis', 'Report No.: 2026-0002-R1', `Authorized by: ${report.signer_name}`, 'Results relate only to the items tested.', `http://localhost:3000/verify/${report.verification_token}`]) {
+    for (const item of ['Certificate of Analysis', 'Report No.: 2026-0002-R1', `Authorized by: ${report.signer_name}`, 'Results relate only to the items tested.', `${PUBLIC_URL}/verify/${report.verification_token}`]) {
       expect(text).toContain(item);
     }
     // the same report gives the same bytes through labctl too
     const copy = path.join(lab.dataDir, 'copy.pdf');
-    expect((await lab.run(['certificate', '2026-0002', '--out', copy])).stderr).toBe(`Wrote certificate 2026-0002-R1 to ${copy}`);
+    expect((await lab.run(['certificate', '2026-0002', '--out', copy], withUrl)).stderr).toBe(`Wrote certificate 2026-0002-R1 to ${copy}`);
     expect(fs.readFileSync(copy).equals(fs.readFileSync(file))).toBe(true);
 
-    const old = await lab.run(['certificate', '2026-0001']);
+    const old = await lab.run(['certificate', '2026-0001'], withUrl);
     expect(old.exitCode).toBe(1);
     expect(old.stderr).toBe('Error: This request was released before certificates were issued: amend its results to issue one.');
-    const open = await lab.run(['certificate', '2026-0003']);
+    const open = await lab.run(['certificate', '2026-0003'], withUrl);
     expect(open.exitCode).toBe(1);
     expect(open.stderr).toBe('Error: This request has not been released: its certificate is issued on release.');
     expect((await lab.run(['certificate', '2026-0002', '--version', 'x'])).exitCode).toBe(2);
   }, 240_000);
+
+  /** Starts the built `labctl serve` on the test's database, waits until it listens, and stops it. */
+  async function serveOnce(env: Record<string, string>): Promise<void> {
+    const { child, url } = await startServe({ env: { DATA_DIR: lab.dataDir, LOG_LEVEL: 'silent', SMTP_URL: '', PUBLIC_URL: '', ...labctlEnv(lab.database), ...env } });
+    // Answering a call means it is past start-up, where it handles SIGTERM by stopping cleanly.
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    child.kill('SIGTERM');
+    expect((await child).exitCode).toBe(0);
+  }
+
+  it('prints no QR code for a guessed address: refuses without PUBLIC_URL, and uses the one the running server recorded', async () => {
+    expect((await release('demo-password\n')).exitCode).toBe(0);
+    const { verification_token: token } = await lab.database.db('reports').first('verification_token');
+    const file = path.join(lab.dataDir, 'coa.pdf');
+    const refused = await lab.run(['certificate', '2026-0002', '--out', file]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toBe(`Error: ${NO_PUBLIC_URL}`);
+    expect(fs.existsSync(file)).toBe(false);
+
+    // `labctl serve` with PUBLIC_URL records it in the database; labctl without it then prints that address.
+    await serveOnce({ PUBLIC_URL: 'https://portal.lab.example' });
+    expect((await lab.run(['certificate', '2026-0002', '--out', file])).exitCode).toBe(0);
+    const text = await pdfText(file);
+    expect(text).toContain(`https://portal.lab.example/verify/${token}`);
+    expect(text).not.toContain('localhost');
+    // PUBLIC_URL of the command itself wins.
+    expect((await lab.run(['certificate', '2026-0002', '--out', file], { env: { PUBLIC_URL } })).exitCode).toBe(0);
+    expect(await pdfText(file)).toContain(`${PUBLIC_URL}/verify/${token}`);
+
+    // A server started without PUBLIC_URL answers under any Host: nothing recorded is left to print.
+    await serveOnce({});
+    expect((await lab.run(['certificate', '2026-0002', '--out', file])).stderr).toBe(`Error: ${NO_PUBLIC_URL}`);
+  }, 120_000);
 
   it('withdraws a released report with a reason and a signature; the report stays readable, marked withdrawn', async () => {
     const withdraw = (args: string[], stdin: string) =>
@@ -73,7 +111,7 @@ describe(`labctl signed release and certificate (${databaseKind()})`, () => {
     expect(JSON.parse(audit.details)).toEqual({ reportNumber: '2026-0002-R1', reason, meaning: 'Report withdrawn' });
 
     const file = path.join(lab.dataDir, 'withdrawn.pdf');
-    expect((await lab.run(['certificate', '2026-0002', '--out', file])).exitCode).toBe(0);
+    expect((await lab.run(['certificate', '2026-0002', '--out', file], { env: { PUBLIC_URL } })).exitCode).toBe(0);
     expect(await pdfText(file)).toContain('WITHDRAWN on');
     const again = await withdraw(['2026-0002-R1', '--reason', reason], 'demo-password\n');
     expect(again.exitCode).toBe(1);

@@ -8,6 +8,7 @@ import { migrateLatest } from '../../server/db/migrate.js';
 import { seedDemoAccounts } from '../../server/services/demo.js';
 import type { SeededRequest } from '../../fixtures/requests.js';
 import { TestClock } from '../helpers/testClock.js';
+import { databaseUrl } from '../helpers/serveProcess.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.js';
 import { labctl, removeDir, tempDataDir, type LabctlResult, type RunOptions } from './labctl.js';
 
@@ -19,11 +20,8 @@ export interface DemoDatabase extends TestDatabase {
 }
 
 /** DATABASE_URL for labctl: the SQLite file, or the PostgreSQL database with the test's schema. */
-function labctlEnv({ settings: s }: TestDatabase): Record<string, string> {
-  const url = s.client === 'sqlite3'
-    ? `sqlite://${s.filename}`
-    : `${s.connectionString}${s.connectionString.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${s.searchPath}`)}`;
-  return { DATABASE_URL: url };
+export function labctlEnv(database: TestDatabase): Record<string, string> {
+  return { DATABASE_URL: databaseUrl(database) };
 }
 
 export async function openDemoDatabase(): Promise<DemoDatabase> {

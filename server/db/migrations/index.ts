@@ -11,6 +11,7 @@ import * as m008 from './008_list_search_indexes.js';
 import * as m009 from './009_client_address_withdrawals.js';
 import * as m010 from './010_perf_indexes.js';
 import * as m011 from './011_audit_truncate.js';
+import * as m012 from './012_settings.js';
 import * as m014 from './014_change_versions.js';
 
 interface Migration {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '009_client_address_withdrawals': m009,
   '010_perf_indexes': m010,
   '011_audit_truncate': m011,
+  '012_settings': m012,
   '014_change_versions': m014,
 };
 

@@ -9,7 +9,7 @@ import { inTransaction } from '../../db/transaction.js';
 import { badRequest, tooManyRequests } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { codeMail, type CodeMailKind } from '../../mail/templates.js';
-import { hasOpenCode, issueCode, lastCodeSentAt } from '../oneTimeCodes.js';
+import { hasOpenCode, issueCode, lastCodeSentAt, type CodeDeps } from '../oneTimeCodes.js';
 import { serverSecret } from '../serverSecret.js';
 import { findUserByIdentifier, type User } from '../users.js';
 
@@ -19,8 +19,11 @@ export interface AccountDeps {
   clock: Clock;
   logger: Logger;
   labName: string;
-  /** Keys the stored hashes of one-time codes. */
-  codeKey: string;
+  /**
+   * The key of the stored hashes of one-time codes (the server secret). Read when first needed, and
+   * before a transaction opens: on SQLite, storing it from inside one would wait on its own lock.
+   */
+  codeKey(): Promise<string>;
 }
 
 /** The account deps out of the app's (or the CLI runtime's) dependencies. */
@@ -29,8 +32,11 @@ export const accountDeps = (deps: Omit<AccountDeps, 'labName' | 'codeKey'> & { c
   clock: deps.clock,
   logger: deps.logger,
   labName: deps.config.labName,
-  codeKey: serverSecret(deps.config),
+  codeKey: () => serverSecret({ db: deps.db, clock: deps.clock, config: deps.config }),
 });
+
+/** What checking or issuing a code needs: the database (or a transaction), the clock and the key. */
+export const codeDeps = async (deps: Pick<AccountDeps, 'db' | 'clock' | 'codeKey'>): Promise<CodeDeps> => ({ db: deps.db, clock: deps.clock, codeKey: await deps.codeKey() });
 
 /** The kinds of code a user can ask to be sent again (POST /resend-code). */
 export const CODE_KINDS = ['login', 'register', 'reset'] as const satisfies readonly CodeMailKind[];
@@ -40,8 +46,9 @@ export const CODE_KINDS = ['login', 'register', 'reset'] as const satisfies read
  * transaction: the outbox sends it, so a mail server outage delays the code but never loses it.
  */
 export async function sendCode(deps: AccountDeps, user: Pick<User, 'id' | 'email'>, kind: CodeMailKind): Promise<void> {
+  const codeKey = await deps.codeKey();
   await inTransaction(deps.db, async (trx) => {
-    const code = await issueCode({ db: trx, clock: deps.clock, codeKey: deps.codeKey }, user.id, kind);
+    const code = await issueCode({ db: trx, clock: deps.clock, codeKey }, user.id, kind);
     await queueMail(trx, codeMail(kind, user.email, code, deps.labName));
   });
 }

@@ -3,7 +3,7 @@ import { unauthorized } from '../../errors.js';
 import { consumeCode } from '../oneTimeCodes.js';
 import { hashPassword, verifyPassword } from '../secrets.js';
 import { findUserByIdentifier, type User } from '../users.js';
-import { sendCode, type AccountDeps } from './codes.js';
+import { codeDeps, sendCode, type AccountDeps } from './codes.js';
 
 export const LOGIN_REFUSED = 'Your password is incorrect or this account does not exist.';
 export const VERIFICATION_REFUSED = 'Unsuccessful verification.';
@@ -24,7 +24,7 @@ export async function startLogin(deps: AccountDeps, identifier: string, password
 export async function completeLogin(deps: Pick<AccountDeps, 'db' | 'clock' | 'codeKey'>, identifier: string, otp: string): Promise<User> {
   const user = await findUserByIdentifier(deps.db, identifier);
   if (!user || user.deletionStatus !== 'ACTIVE') throw unauthorized(VERIFICATION_REFUSED);
-  const check = await consumeCode(deps, user.id, 'login', otp);
+  const check = await consumeCode(await codeDeps(deps), user.id, 'login', otp);
   if (check !== 'ok') throw unauthorized(VERIFICATION_REFUSED);
   return user;
 }

@@ -4,7 +4,7 @@ import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { recordAudit } from '../audit.js';
 import { consumeCode, issueGrant } from '../oneTimeCodes.js';
 import { findUserByIdentifier, type User } from '../users.js';
-import { sendCode, type AccountDeps } from './codes.js';
+import { codeDeps, sendCode, type AccountDeps } from './codes.js';
 import { markEmailVerified, setPassword } from './updates.js';
 
 export const NOT_IN_SYSTEM = 'This e-mail is not in the system.';
@@ -28,16 +28,16 @@ export async function startPasswordReset(deps: AccountDeps, identifier: string):
 /** Checks the reset code and returns the grant token that POST /change-password needs. */
 export async function verifyResetCode(deps: AccountDeps, email: string, otp: string): Promise<string> {
   const user = await activeUser(deps, email);
-  if (!user || (await consumeCode(deps, user.id, 'reset', otp)) !== 'ok') throw unauthorized(RESET_CODE_REFUSED);
+  if (!user || (await consumeCode(await codeDeps(deps), user.id, 'reset', otp)) !== 'ok') throw unauthorized(RESET_CODE_REFUSED);
   // The code proves the address belongs to the user, just as the registration code would.
   await markEmailVerified(deps.db, deps.clock, user.id);
-  return issueGrant(deps, user.id);
+  return issueGrant(await codeDeps(deps), user.id);
 }
 
 /** Sets the new password when `grant` is the unused grant of this account; ends its sessions. */
 export async function resetPassword(deps: AccountDeps, email: string, grant: string | undefined, newPassword: string, ip: string | null): Promise<void> {
   const user = await activeUser(deps, email);
-  if (!user || !grant || (await consumeCode(deps, user.id, 'reset_grant', grant)) !== 'ok') throw forbidden(RESET_NOT_VERIFIED);
+  if (!user || !grant || (await consumeCode(await codeDeps(deps), user.id, 'reset_grant', grant)) !== 'ok') throw forbidden(RESET_NOT_VERIFIED);
   await setPassword(deps.db, deps.clock, user.id, newPassword);
   await recordAudit(deps.db, deps.clock, { actorUserId: user.id, action: 'account.password-reset', ip });
 }

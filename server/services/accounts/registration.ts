@@ -6,7 +6,7 @@ import { recordAudit } from '../audit.js';
 import { createClientAccount } from '../clients.js';
 import { consumeCode } from '../oneTimeCodes.js';
 import { findUserByIdentifier, type User } from '../users.js';
-import { sendCode, type AccountDeps } from './codes.js';
+import { codeDeps, sendCode, type AccountDeps } from './codes.js';
 import { VERIFICATION_REFUSED } from './login.js';
 import { markEmailVerified } from './updates.js';
 
@@ -28,7 +28,7 @@ export async function registerClient(deps: AccountDeps, input: Registration, ip:
 export async function verifyRegistration(deps: AccountDeps, email: string, otp: string): Promise<User> {
   const user = await findUserByIdentifier(deps.db, email);
   if (!user || user.deletionStatus !== 'ACTIVE' || user.emailVerifiedAt) throw unauthorized(VERIFICATION_REFUSED);
-  if ((await consumeCode(deps, user.id, 'register', otp)) !== 'ok') throw unauthorized(VERIFICATION_REFUSED);
+  if ((await consumeCode(await codeDeps(deps), user.id, 'register', otp)) !== 'ok') throw unauthorized(VERIFICATION_REFUSED);
   await markEmailVerified(deps.db, deps.clock, user.id);
   return user;
 }

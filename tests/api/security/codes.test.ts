@@ -1,5 +1,5 @@
-// One-time codes under attack: parallel guesses share no try, and a copy of the database does not
-// give the codes away.
+// One-time codes under attack: parallel guesses share no try, and codes are stored as keyed hashes,
+// not as plain hashes anyone reverses.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverSecret } from '../../../server/services/serverSecret.js';
@@ -48,7 +48,9 @@ describe(`one-time codes (${databaseKind()})`, () => {
     const code = await loginCode(user.email);
     const { code_hash: stored } = await app.db('one_time_codes').where({ user_id: user.id, purpose: 'login' }).first('code_hash');
     expect(stored).not.toBe(crypto.createHash('sha256').update(`login:${code}`).digest('hex'));
-    expect(stored).toBe(crypto.createHmac('sha256', serverSecret(app.config)).update(`login:${code}`).digest('hex'));
+    const secret = await serverSecret(app);
+    expect((await app.db('settings').where({ key: 'server_secret' }).first('value')).value).toBe(secret);
+    expect(stored).toBe(crypto.createHmac('sha256', secret).update(`login:${code}`).digest('hex'));
   });
 
   it('keys the hash with SECRET_KEY when it is set', async () => {
@@ -60,6 +62,8 @@ describe(`one-time codes (${databaseKind()})`, () => {
       const code = await codeFor(keyed, user.email, 'login');
       const { code_hash: stored } = await keyed.db('one_time_codes').where({ user_id: user.id }).first('code_hash');
       expect(stored).toBe(crypto.createHmac('sha256', secretKey).update(`login:${code}`).digest('hex'));
+      // SECRET_KEY is the secret: none is generated into the database.
+      expect(await keyed.db('settings').where({ key: 'server_secret' })).toEqual([]);
     } finally {
       await keyed.close();
     }

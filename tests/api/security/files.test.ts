@@ -1,5 +1,6 @@
-// The data directory holds the database, its backups, the server secret and the mail outbox (live
-// codes): everything the server creates there is readable by its own account only.
+// The data directory holds the database, its backups and the mail outbox (live codes): everything the
+// server creates there is readable by its own account only. (The generated server secret lives in
+// the database: tests/api/deploy/serverSecret.test.ts.)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +9,6 @@ import { createDb } from '../../../server/db/knex.js';
 import { createLogger } from '../../../server/logger.js';
 import { createMailer } from '../../../server/mail/mailer.js';
 import { ensurePrivateDir, ensurePrivateFile } from '../../../server/privateFiles.js';
-import { SECRET_FILE, serverSecret } from '../../../server/services/serverSecret.js';
 
 const modeOf = (file: string) => (fs.statSync(file).mode & 0o777).toString(8);
 
@@ -40,16 +40,6 @@ describe('files in the data directory', () => {
     } finally {
       await db.destroy();
     }
-  });
-
-  it('generates the server secret once, 0600, in a 0700 data directory', () => {
-    const dataDir = path.join(root, 'fresh');
-    const secret = serverSecret({ dataDir });
-    expect(secret.length).toBeGreaterThanOrEqual(40);
-    expect(serverSecret({ dataDir })).toBe(secret);
-    expect(modeOf(dataDir)).toBe('700');
-    expect(modeOf(path.join(dataDir, SECRET_FILE))).toBe('600');
-    expect(fs.readdirSync(dataDir)).toEqual([SECRET_FILE]);
   });
 
   it('writes outbox mail 0600 in a 0700 outbox', async () => {
