@@ -11,6 +11,7 @@ import * as m008 from './008_list_search_indexes.js';
 import * as m009 from './009_client_address_withdrawals.js';
 import * as m010 from './010_perf_indexes.js';
 import * as m011 from './011_audit_truncate.js';
+import * as m013 from './013_request_progress.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '009_client_address_withdrawals': m009,
   '010_perf_indexes': m010,
   '011_audit_truncate': m011,
+  '013_request_progress': m013,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
