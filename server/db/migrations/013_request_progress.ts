@@ -4,6 +4,7 @@
 // the analyses already there.
 import type { Knex } from 'knex';
 import { rebuildProgress } from '../requestProgress.js';
+import { refreshStatistics } from '../statistics.js';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('request_progress', (t) => {
@@ -24,6 +25,7 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['scope', 'status', 'finished', 'due_key', 'request_id']);
   });
   await rebuildProgress(knex);
+  await refreshStatistics(knex);
 }
 
 export async function down(knex: Knex): Promise<void> {
