@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { describeDatabase, loadConfig } from '../../server/config.js';
 import { createDb } from '../../server/db/knex.js';
+import { refreshStatistics } from '../../server/db/statistics.js';
 import { backupProblem, replaceDatabaseFile, serversUsing } from '../../server/db/sqliteRestore.js';
 import { ensurePrivateDir, ensurePrivateFile } from '../../server/privateFiles.js';
 import { AbortError, info, out } from '../runtime.js';
@@ -52,6 +53,13 @@ export function registerRestore(command: Command): void {
         }
       }
       replaceDatabaseFile(database.filename, backup);
+      // The restored file's statistics are the backup's, or none: refresh them before anyone reads it.
+      const restored = createDb(database);
+      try {
+        await refreshStatistics(restored);
+      } finally {
+        await restored.destroy();
+      }
       info(`Restored ${database.filename} from ${backup}.${previous ? ` The database it replaced is kept as ${previous}.` : ''}`);
       if (opts.json) out(JSON.stringify({ restored: database.filename, previous }));
     });

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { GROUPS } from '../../server/domain/catalog.js';
 import { can } from '../../server/domain/policies.js';
 import { RESULTS_CSV_HEADER } from '../../server/domain/resultsCsv.js';
+import { refreshStatistics } from '../../server/db/statistics.js';
 import { importResults, type ImportOutcome, type ImportResult } from '../../server/services/results/import.js';
 import { actingAccount } from '../actor.js';
 import { io } from '../io.js';
@@ -62,6 +63,7 @@ async function importCommand(file: string, opts: ImportOptions): Promise<void> {
     } finally {
       await progress.finish();
     }
+    if (result.imported && !result.outcome.dryRun) await refreshStatistics(rt.db);
     if (!opts.json) groupedProblemLines(result.warnings, 'warning: ').forEach(info);
     if (!result.imported) {
       groupedProblemLines(result.problems).forEach(info);

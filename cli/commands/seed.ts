@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { insertDemoRequests } from '../../fixtures/demoRequests.js';
 import { insertVolume } from '../../fixtures/volume.js';
+import { refreshStatistics } from '../../server/db/statistics.js';
 import { seedDemoAccounts } from '../../server/services/demo.js';
 import { formatCount } from '../table.js';
 import { info, out, UsageError, withRuntime } from '../runtime.js';
@@ -63,6 +64,8 @@ export function registerSeed(command: Command): void {
             out(`  ${Object.entries(outcome.byStatus).map(([status, n]) => `${status} ${formatCount(n)}`).join(', ')}`);
           }
         }
+        // The planner needs statistics of what was just loaded (PostgreSQL gathers none by itself in time).
+        await refreshStatistics(rt.db);
         if (opts.json) out(JSON.stringify(report));
       }, { createDatabase: true }),
     );

@@ -110,6 +110,9 @@ export async function claimDueMail(db: Knex, worker: string, limit: number, leas
     .where('claimed_until_ms', '<', now)
     .orderBy('id')
     .limit(limit);
+  // Read first: an idle poll must not ask for SQLite's write lock, whose wait (while another process
+  // writes, e.g. a labctl import) would hold the server's one connection from every other call.
+  if (!(await due.clone().first())) return [];
   const claimed = await db('outbox')
     .whereIn('id', due)
     .where('state', 'pending')

@@ -24,6 +24,11 @@ interface Queued {
 }
 
 const BATCH_MAX = 200;
+/**
+ * Work a batch may do before it commits and lets the calls waiting for the connection (SQLite has
+ * one) have it: the writes not reached yet go first into the next batch.
+ */
+const BATCH_BUDGET_MS = 25;
 const queues = new WeakMap<Knex, { items: Queued[]; draining: boolean }>();
 
 /**
@@ -55,12 +60,19 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 async function drain(db: Knex, queue: { items: Queued[]; draining: boolean }): Promise<void> {
   while ((await nextTurn(), queue.items.length > 0)) {
-    const batch = queue.items.splice(0, BATCH_MAX);
+    let batch = queue.items.splice(0, BATCH_MAX);
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     try {
       await inTransaction(db, async (trx) => {
         outcomes.length = 0;
+        const started = performance.now();
         for (const item of batch) {
+          // The synchronous SQLite driver runs a batch without a turn of the event loop: give one
+          // between writes, and stop at the budget so a long batch never holds up the other calls.
+          if (outcomes.length > 0) {
+            if (performance.now() - started > BATCH_BUDGET_MS) break;
+            await nextTurn();
+          }
           try {
             outcomes.push({ ok: true, value: await trx.transaction((savepoint) => item.work(savepoint)) });
           } catch (error) {
@@ -72,6 +84,9 @@ async function drain(db: Knex, queue: { items: Queued[]; draining: boolean }): P
       for (const item of batch) item.reject(error);
       continue;
     }
+    // The writes the budget left out run first in the next batch.
+    queue.items.unshift(...batch.slice(outcomes.length));
+    batch = batch.slice(0, outcomes.length);
     batch.forEach((item, i) => {
       const outcome = outcomes[i];
       if (outcome.ok) item.resolve(outcome.value);

@@ -3,11 +3,11 @@ import { migrateLatest, migrateRollback, migrationStatus } from '../../server/db
 import { migrationSource } from '../../server/db/migrations/index.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
 
-const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '014_change_versions'];
+const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions'];
 
 const TABLES = [
   'users', 'clients', 'requests', 'request_tests', 'samples', 'analyses', 'request_messages', 'audit_log',
-  'sessions', 'one_time_codes', 'rate_limits', 'control_number_counters', 'reports', 'report_counts', 'sample_receipts', 'outbox', 'report_withdrawals', 'settings', 'lab_versions',
+  'sessions', 'one_time_codes', 'rate_limits', 'control_number_counters', 'reports', 'report_counts', 'sample_receipts', 'outbox', 'report_withdrawals', 'settings', 'request_progress', 'lab_versions',
 ];
 
 describe(`migrations (${databaseKind()})`, () => {

@@ -12,6 +12,7 @@ import * as m009 from './009_client_address_withdrawals.js';
 import * as m010 from './010_perf_indexes.js';
 import * as m011 from './011_audit_truncate.js';
 import * as m012 from './012_settings.js';
+import * as m013 from './013_request_progress.js';
 import * as m014 from './014_change_versions.js';
 
 interface Migration {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '010_perf_indexes': m010,
   '011_audit_truncate': m011,
   '012_settings': m012,
+  '013_request_progress': m013,
   '014_change_versions': m014,
 };
 

@@ -7,6 +7,7 @@ import { reportMonth } from '../../domain/requestShape.js';
 import { normalizeResult } from '../../domain/resultShape.js';
 import { badRequest, conflict, forbidden } from '../../errors.js';
 import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
+import { refreshProgress } from '../../db/requestProgress.js';
 import { inTransaction } from '../../db/transaction.js';
 import { amendmentMail } from '../../mail/requestMails.js';
 import { recordAudit } from '../audit.js';
@@ -66,6 +67,7 @@ export async function amendResults(
     if (problems.length) throw badRequest(problems.join('; '));
     if (changes.length === 0) throw badRequest('These results are the ones already reported: nothing to amend.');
     await applyCountChanges(trx, countedBefore, await countsOfRequests(trx, [requestId]));
+    await refreshProgress(trx, [requestId]);
 
     await recordAudit(trx, deps.clock, { actorUserId: actor.id, action: 'report.amend', requestId, details: { reason: input.reason, changes }, ip: meta.ip });
     const issued = await issueReport(trx, deps.clock, {

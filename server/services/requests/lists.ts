@@ -4,11 +4,12 @@
 // per-group completion counts (for release) or the samples (for testing). A second query counts the
 // list when the page does not tell its length.
 import type { Knex } from 'knex';
-import { analytesOfGroup, catalogOrder, GROUPS, type Group } from '../../domain/catalog.js';
+import { analytesOfGroup, catalogOrder, disciplineOfGroup, GROUPS, type Group } from '../../domain/catalog.js';
 import { completionFromCounts, type ForReleaseRow, type GroupCount } from '../../domain/completion.js';
 import { familyFlags, type ReleasedRow, type RequestListRow } from '../../domain/requestShape.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
 import type { ForTestingRequest } from '../../domain/resultShape.js';
+import { scopeOfGroup } from '../../db/requestProgress.js';
 import { joinedValues } from '../../db/sql.js';
 import { OPEN_STATUSES } from '../../domain/requestStatus.js';
 import { joinReceipt, RECEIPT_COLUMNS, receiptOf, type ReceiptColumns } from './reception.js';
@@ -37,10 +38,24 @@ interface Filter {
   groups?: readonly Group[];
 }
 
+/**
+ * The progress scope (server/db/requestProgress.ts) of a filter on one discipline's groups past review,
+ * where every request has a progress row per discipline it has tests of; undefined otherwise.
+ */
+function progressScope({ statuses, groups }: Filter) {
+  const disciplines = new Set(groups?.map(disciplineOfGroup));
+  if (!groups || disciplines.size !== 1 || statuses.includes('PENDING_REVIEW')) return undefined;
+  return [...disciplines][0];
+}
+
 /** The requests of a list, as `r`. */
-function requestsOf(db: Db, { statuses, groups }: Filter): Knex.QueryBuilder {
+function requestsOf(db: Db, filter: Filter): Knex.QueryBuilder {
+  const { statuses, groups } = filter;
   const query = statuses.length === 1 ? db('requests as r').where('r.status', statuses[0]) : db('requests as r').whereIn('r.status', statuses);
-  if (groups) {
+  const scope = progressScope(filter);
+  if (scope) {
+    query.whereExists(db('request_progress as g').select(db.raw('1')).whereRaw('g.request_id = r.id').where('g.scope', scope));
+  } else if (groups) {
     const codes = groups.flatMap((g) => analytesOfGroup(g).map((a) => a.code));
     query.whereExists(db('request_tests as g').select(db.raw('1')).whereRaw('g.request_id = r.id').whereIn('g.test_code', codes));
   }
@@ -86,7 +101,10 @@ function sliced(query: Knex.QueryBuilder, { limit, offset = 0 }: PageRequest): K
 async function totalOf(db: Db, filter: Filter, { limit, offset = 0 }: PageRequest, fetched: number): Promise<number> {
   const endsTheList = (limit === undefined || fetched < limit) && (fetched > 0 || offset === 0);
   if (endsTheList) return offset + fetched;
-  const [{ n }] = await requestsOf(db, filter).count({ n: '*' });
+  const scope = progressScope(filter);
+  // A discipline's list is counted on its progress rows' (scope, status) index, without reading requests.
+  const counted = scope ? db('request_progress').where('scope', scope).whereIn('status', filter.statuses) : requestsOf(db, filter);
+  const [{ n }] = await counted.count({ n: '*' });
   return Number(n);
 }
 
@@ -105,28 +123,23 @@ export async function listReleased(db: Db, { groups, ...page }: ListRequest): Pr
   };
 }
 
-/** Mirrors isAnalysisComplete (domain/requestStatus.ts): a value and a positive or negative remark. */
-const COMPLETE_ANALYSIS = "a.value is not null and trim(a.value) <> '' and a.remark in ('positive', 'negative')";
-
-/** GET requests/for-release: oldest submission first, with the completion of each group and family. */
+/**
+ * GET requests/for-release: oldest submission first, with the completion of each group and family,
+ * read from each group's progress row (none: the request has no analysis of that group).
+ */
 export async function listForRelease(db: Db, { groups, ...page }: ListRequest): Promise<Page<ForReleaseRow>> {
   const filter: Filter = { statuses: ['FOR_RELEASE'], groups };
-  const counts = GROUPS.flatMap((g) => [
-    db.raw('count(case when a.result_group = ? then 1 end) as ??', [g, `${g}_total`]),
-    db.raw(`count(case when a.result_group = ? and ${COMPLETE_ANALYSIS} then 1 end) as ??`, [g, `${g}_complete`]),
-  ]);
-  const rows: Array<SummaryColumns & Record<string, number | string>> = await sliced(
-    requestsOf(db, filter)
-      .leftJoin('analyses as a', 'a.request_id', 'r.id')
-      .groupBy(SUMMARY_COLUMNS)
-      .select(...SUMMARY_COLUMNS, testsColumn(db), ...counts)
-      .orderBy(OLDEST_FIRST),
-    page,
-  );
+  const query = requestsOf(db, filter).select(...SUMMARY_COLUMNS, testsColumn(db)).orderBy(OLDEST_FIRST);
+  GROUPS.forEach((g, i) => {
+    query
+      .leftJoin(`request_progress as g${i}`, (on) => on.on(`g${i}.request_id`, 'r.id').andOnVal(`g${i}.scope`, scopeOfGroup(g)))
+      .select(`g${i}.total as ${g}_total`, `g${i}.complete as ${g}_complete`);
+  });
+  const rows: Array<SummaryColumns & Record<string, number | string | null>> = await sliced(query, page);
   return {
     rows: rows.map((row) => {
       const byGroup: Partial<Record<Group, GroupCount>> = {};
-      for (const g of GROUPS) byGroup[g] = { total: Number(row[`${g}_total`]), complete: Number(row[`${g}_complete`]) };
+      for (const g of GROUPS) byGroup[g] = { total: Number(row[`${g}_total`] ?? 0), complete: Number(row[`${g}_complete`] ?? 0) };
       return { ...summaryOf(row), ...completionFromCounts(byGroup) };
     }),
     total: await totalOf(db, filter, page, rows.length),

@@ -1,14 +1,17 @@
 // The work queues (pending, for release, for testing) and the client's track list, paged by keyset:
-// one SQL statement per page. Its inner query walks the (status, sort key) index, applies the
-// filters and takes limit + 1 ids (the extra one says whether a next page exists); the outer query
-// adds what the screens show for those rows only (samples, tests, progress, positives).
+// one SQL statement per page. Its inner query walks an index in sort order, applies the filters and
+// takes limit + 1 ids (the extra one says whether a next page exists): the requests' (status, sort
+// key) indexes, or for testing the progress rows' (scope, status, finished, sort key) ones, which
+// the writes keep (server/db/requestProgress.ts) so that no page counts analyses per request. The
+// outer query adds what the screens show for those rows only (samples, tests, progress, positives).
 import type { Knex } from 'knex';
-import { analytesOfGroup, catalogOrder, DISCIPLINE_GROUPS, GROUPS, type Group } from '../../domain/catalog.js';
+import { analytesOfGroup, catalogOrder, DISCIPLINE_GROUPS, type Group } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
 import { QUEUE_STATUSES, type QueueCursor, type QueueFilter, type QueueName, type QueuePage, type QueueRow } from '../../domain/queue.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
 import type { TesterSample } from '../../domain/resultShape.js';
-import { disciplineOf } from '../../domain/roles.js';
+import { disciplineOf, type Discipline } from '../../domain/roles.js';
+import { scopeOfDiscipline, type ProgressScope } from '../../db/requestProgress.js';
 import { joinedValues } from '../../db/sql.js';
 import { forbidden } from '../../errors.js';
 import { joinReceipt, RECEIPT_COLUMNS, receiptOf, type ReceiptColumns } from './reception.js';
@@ -20,33 +23,22 @@ export interface QueueInput extends QueueFilter {
   after?: QueueCursor;
 }
 
-/** Mirrors isAnalysisComplete (domain/requestStatus.ts), negated: no value, or no positive/negative remark. */
-const INCOMPLETE_ANALYSIS = "(a.value is null or trim(a.value) = '' or a.remark is null or a.remark not in ('positive', 'negative'))";
-
-/** A due date that is missing sorts last on both databases. */
+/** A due date that is missing sorts last on both databases (NO_DUE_DATE, as the progress rows store it). */
 const SORT_KEYS = { oldest: 'r.submission_date', newest: 'r.submission_date', urgent: "coalesce(r.due_date, '9999-12-31')" } as const;
+const PROGRESS_SORT_KEYS = { oldest: 'p.submission_date', newest: 'p.submission_date', urgent: 'p.due_key' } as const;
 
 interface Plan {
   /** The list's statuses; every status when left out (the client's list). */
   statuses?: readonly RequestStatus[];
   /** Groups the caller works on (a tester's discipline, or the discipline filter); undefined: all. */
   groups?: readonly Group[];
+  /** The progress rows of the caller's discipline (or of every analysis). */
+  scope: ProgressScope;
   clientUserId?: number;
-  columns: (db: Db, groups: readonly Group[]) => Knex.Raw[];
+  columns: (db: Db) => Knex.Raw[];
 }
 
 const codesOf = (groups: readonly Group[]) => groups.flatMap((g) => analytesOfGroup(g).map((a) => a.code));
-
-/**
- * Finished: the request has analyses of `groups` and none is missing a value or a remark.
- * Outstanding (`negated`) is every other request, including one with nothing to enter yet.
- */
-function finished(db: Db, query: Knex.QueryBuilder, groups: readonly Group[], negated: boolean): void {
-  const ofGroups = () => db('analyses as a').select(db.raw('1')).whereRaw('a.request_id = r.id').whereIn('a.result_group', groups);
-  const condition = (w: Knex.QueryBuilder) => w.whereExists(ofGroups()).whereNotExists(ofGroups().whereRaw(INCOMPLETE_ANALYSIS));
-  if (negated) query.whereNot(condition);
-  else query.where(condition);
-}
 
 /** `%text%` for LIKE, its own % _ and \ matched literally. */
 const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -59,25 +51,47 @@ function whereSearched(query: Knex.QueryBuilder, q: string): void {
   });
 }
 
-function pageOfIds(db: Db, plan: Plan, input: QueueInput): Knex.QueryBuilder {
+/**
+ * The requests of a list, with their sort key: for testing, the progress rows of the plan's scope (a
+ * row exists only for a request with tests of that scope, and says whether they are finished: it has
+ * analyses there and none misses a value or a remark; outstanding is every other one, including a
+ * request with nothing to enter yet); otherwise the requests themselves.
+ */
+function listedRequests(db: Db, plan: Plan, input: QueueInput): { query: Knex.QueryBuilder; key: string; status: string } {
+  if (input.state) {
+    const key = PROGRESS_SORT_KEYS[input.sort];
+    const query = db('request_progress as p').select('p.request_id as id', db.raw(`${key} as sort_key`)).where('p.scope', plan.scope);
+    if (input.state !== 'all') query.where('p.finished', input.state === 'finished' ? 1 : 0);
+    // The search reads the request's own columns.
+    if (input.q) query.join('requests as r', 'r.id', 'p.request_id');
+    return { query, key, status: 'p.status' };
+  }
   const key = SORT_KEYS[input.sort];
+  const query = db('requests as r').select('r.id', db.raw(`${key} as sort_key`));
+  if (plan.clientUserId !== undefined) query.where('r.client_user_id', plan.clientUserId);
+  if (plan.groups && plan.statuses?.includes('PENDING_REVIEW')) {
+    query.whereExists(db('request_tests as g').select(db.raw('1')).whereRaw('g.request_id = r.id').whereIn('g.test_code', codesOf(plan.groups)));
+  } else if (plan.groups) {
+    // Past review a request has a progress row for each discipline it has tests of: one key lookup.
+    query.whereExists(db('request_progress as g').select(db.raw('1')).whereRaw('g.request_id = r.id').where('g.scope', plan.scope));
+  }
+  return { query, key, status: 'r.status' };
+}
+
+function pageOfIds(db: Db, plan: Plan, input: QueueInput): Knex.QueryBuilder {
+  const { query, key, status } = listedRequests(db, plan, input);
   const direction = input.sort === 'newest' ? 'desc' : 'asc';
   const statuses = input.status ? [input.status] : plan.statuses;
-  const query = db('requests as r').select('r.id', db.raw(`${key} as sort_key`));
-  if (statuses?.length === 1) query.where('r.status', statuses[0]);
-  else if (statuses) query.whereIn('r.status', statuses);
-  if (plan.clientUserId !== undefined) query.where('r.client_user_id', plan.clientUserId);
-  if (plan.groups) {
-    query.whereExists(db('request_tests as g').select(db.raw('1')).whereRaw('g.request_id = r.id').whereIn('g.test_code', codesOf(plan.groups)));
-  }
-  if (input.state && input.state !== 'all') finished(db, query, plan.groups ?? GROUPS, input.state === 'outstanding');
+  if (statuses?.length === 1) query.where(status, statuses[0]);
+  else if (statuses) query.whereIn(status, statuses);
   if (input.q) whereSearched(query, input.q);
+  const id = input.state ? 'p.request_id' : 'r.id';
   if (input.after) {
-    const { key: k, id } = input.after;
+    const k = input.after.key;
     const op = direction === 'asc' ? '>' : '<';
-    query.whereRaw(`(${key} ${op} ? or (${key} = ? and r.id ${op} ?))`, [k, k, id]);
+    query.whereRaw(`(${key} ${op} ? or (${key} = ? and ${id} ${op} ?))`, [k, k, input.after.id]);
   }
-  return query.orderByRaw(`${key} ${direction}, r.id ${direction}`).limit(input.limit + 1);
+  return query.orderByRaw(`${key} ${direction}, ${id} ${direction}`).limit(input.limit + 1);
 }
 
 /** Columns every list shows. */
@@ -90,19 +104,14 @@ function baseColumns(db: Db): (string | Knex.Raw | Knex.QueryBuilder)[] {
   ];
 }
 
+/** Columns each list adds; `pr` is the row's progress (of every analysis, or for testing of the plan's scope). */
 const PLAN_COLUMNS: Record<QueueName | 'client', Plan['columns']> = {
   pending: () => [],
   'for-release': (db) => [
-    db.raw("case when exists (select 1 from analyses a where a.request_id = r.id and a.remark = 'positive') then 1 else 0 end as any_positive"),
-    db.raw('(select max(a.entered_at) from analyses a where a.request_id = r.id) as last_entered'),
+    db.raw('case when pr.positives > 0 then 1 else 0 end as any_positive'),
+    db.raw('pr.last_entered_at as last_entered'),
   ],
-  'for-testing': (db, groups) => {
-    const inGroups = `a.result_group in (${groups.map(() => '?').join(', ')})`;
-    return [
-      db.raw(`(select count(*) from analyses a where a.request_id = r.id and ${inGroups}) as progress_total`, [...groups]),
-      db.raw(`(select count(*) from analyses a where a.request_id = r.id and ${inGroups} and not ${INCOMPLETE_ANALYSIS}) as progress_entered`, [...groups]),
-    ];
-  },
+  'for-testing': (db) => [db.raw('pr.total as progress_total'), db.raw('pr.complete as progress_entered')],
   client: (db) => [
     db.raw("(select m.body from request_messages m where m.request_id = r.id and m.kind = 'rejection' order by m.id desc limit 1) as rejection_reason"),
   ],
@@ -159,8 +168,12 @@ async function runPlan(db: Db, name: QueueName | 'client', plan: Plan, input: Qu
   const query = db
     .from(ids)
     .join('requests as r', 'r.id', 'p.id')
-    .select(...baseColumns(db), ...plan.columns(db, plan.groups ?? GROUPS))
+    .select(...baseColumns(db), ...plan.columns(db))
     .orderByRaw(`p.sort_key ${direction}, r.id ${direction}`);
+  if (name === 'for-release' || name === 'for-testing') {
+    const scope = name === 'for-testing' ? plan.scope : 'all';
+    query.leftJoin('request_progress as pr', (on) => on.on('pr.request_id', 'r.id').andOnVal('pr.scope', scope));
+  }
   if (withSamples) {
     // The tester sees how the samples arrived, in the same query (one receipt per request at most).
     joinReceipt(query, 'r').select(...RECEIPT_COLUMNS);
@@ -190,11 +203,10 @@ async function runPlan(db: Db, name: QueueName | 'client', plan: Plan, input: Qu
  * The groups a caller lists: a tester only its discipline's (403 when asking for another), the
  * desk every group or the discipline it filters on.
  */
-function groupsFor(actor: Actor, input: QueueInput): readonly Group[] | undefined {
+function disciplineFor(actor: Actor, input: QueueInput): Discipline | undefined {
   const own = disciplineOf(actor.role);
   if (own && input.discipline && input.discipline !== own) throw forbidden();
-  const discipline = own ?? input.discipline;
-  return discipline ? DISCIPLINE_GROUPS[discipline] : undefined;
+  return own ?? input.discipline;
 }
 
 /** One page of a work queue, as the actor may see it. */
@@ -202,17 +214,18 @@ export async function listQueue(db: Db, actor: Actor, name: QueueName, input: Qu
   const desk = can(actor, 'request:review');
   const allowed = name === 'pending' ? desk : name === 'for-release' ? desk || disciplineOf(actor.role) !== null : can(actor, 'results:list-for-testing');
   if (!allowed) throw forbidden();
-  const groups = groupsFor(actor, input);
+  const discipline = disciplineFor(actor, input);
+  const groups = discipline ? DISCIPLINE_GROUPS[discipline] : undefined;
   const state = name === 'for-testing' ? (input.state ?? 'outstanding') : undefined;
   // Outstanding work is never FOR_RELEASE: that status means every analysis is complete.
   const statuses = state === 'outstanding' ? (['FOR_TESTING'] as const) : QUEUE_STATUSES[name];
-  return runPlan(db, name, { statuses, groups, columns: PLAN_COLUMNS[name] }, { ...input, state });
+  return runPlan(db, name, { statuses, groups, scope: scopeOfDiscipline(discipline), columns: PLAN_COLUMNS[name] }, { ...input, state });
 }
 
 /** One page of a client's track list (the client itself, or the desk). */
 export async function listClientQueue(db: Db, actor: Actor, clientUserId: number, input: QueueInput): Promise<QueuePage> {
   if (!can(actor, 'request:read', { clientUserId })) throw forbidden();
-  const plan: Plan = { clientUserId, columns: PLAN_COLUMNS.client };
+  const plan: Plan = { clientUserId, scope: 'all', columns: PLAN_COLUMNS.client };
   return runPlan(db, 'client', plan, { ...input, discipline: undefined, state: undefined });
 }
 

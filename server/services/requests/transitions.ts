@@ -9,6 +9,7 @@ import { isoNow } from '../../clock.js';
 import { analysisRow } from '../../db/analyses.js';
 import { returnedNumber } from '../../db/sql.js';
 import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
+import { refreshProgress } from '../../db/requestProgress.js';
 import { inTransaction } from '../../db/transaction.js';
 import { can, type Action, type Actor } from '../../domain/policies.js';
 import { formatControlNumber, plannedAnalyses } from '../../domain/requestShape.js';
@@ -101,6 +102,8 @@ async function runTransition(
       throw conflict(fresh.ok ? 'The request changed meanwhile. Please try again.' : fresh.reason);
     }
     const { changes = {}, audit = {} } = await then(trx, head);
+    // The queues' progress rows follow the new status (and, on approval, the analyses just planned).
+    await refreshProgress(trx, [requestId]);
     await recordAudit(trx, deps.clock, {
       actorUserId: actor.id,
       action: `request.${transition}`,

@@ -125,6 +125,9 @@ async function writeEntries(
     written += batch.length;
     batch = [];
     onProgress?.(written, entries.length);
+    // A turn of the event loop between chunks: the synchronous SQLite driver would otherwise hold it
+    // for the whole file (the transaction, and so all or nothing, stays one).
+    await new Promise((resolve) => setImmediate(resolve));
   };
   for (const rows of byRequest.values()) {
     batch.push(...rows);

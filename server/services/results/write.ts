@@ -7,6 +7,7 @@ import type { Clock } from '../../clock.js';
 import { inTransaction } from '../../db/transaction.js';
 import { enteredResultRow } from '../../db/analyses.js';
 import { applyCountChanges, countsOfRows } from '../../db/reportCounts.js';
+import { refreshProgress } from '../../db/requestProgress.js';
 import { inChunks, lockForUpdate, selectArrays, updateJsonRows } from '../../db/sql.js';
 import { findAnalyte, type Group } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
@@ -190,6 +191,7 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
       await trx('requests').whereIn('id', chunk).update({ status, updated_at: now });
     });
   }
+  await refreshProgress(trx, changesByRequest.keys());
   await recordAuditMany(trx, clock, audit);
   return {
     changed: changes.length,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRequests, type RequestSeed } from '../../../fixtures/requests.js';
+import { refreshProgress } from '../../../server/db/requestProgress.js';
 import type { QueueRow } from '../../../server/domain/queue.js';
 import type { HttpClient, HttpResponse } from '../../helpers/httpClient.js';
 import { startTestApp, type TestApp } from '../../helpers/testApp.js';
@@ -82,6 +83,8 @@ describe(`keyset-paged work queues (${databaseKind()})`, () => {
     await app.db('analyses').where('request_id', microbioDone).update({ value: '10 cfu/g', remark: 'negative' });
     // A value without its + or -: still outstanding.
     await app.db('analyses').where('request_id', testing[0]).update({ value: '12' });
+    // Written to the table directly, not through the results service: the queues' progress follows.
+    await refreshProgress(app.db, [positiveId, microbioDone, testing[0]]);
 
     app.db.on('query', (q: { sql: string }) => {
       if (counting && /\brequests\b/.test(q.sql)) counted.push(q.sql);

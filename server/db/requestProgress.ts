@@ -1,0 +1,141 @@
+// Per-request progress of the work queues (table request_progress, migration 013): for every request
+// past review, one row per scope it has tests in ('all', each discipline, each chemistry group) with
+// its status, sort keys and how many of the scope's analyses there are, are complete and are
+// positive, and when one was last entered. The queues read a page straight from its
+// (scope, status, finished, sort key) indexes instead of counting analyses per request (correlated
+// subqueries that cost PostgreSQL up to seconds at 50,000 requests). Every writer that changes a
+// request's analyses or status calls refreshProgress in its own transaction, so the rows are exact
+// at every commit: they are recomputed from the analyses, never adjusted by deltas.
+import type { Knex } from 'knex';
+import { DISCIPLINE_GROUPS, disciplineOfGroup, findAnalyte, type Group } from '../domain/catalog.js';
+import { isAnalysisComplete } from '../domain/requestStatus.js';
+import type { Discipline } from '../domain/roles.js';
+import { inChunks, insertJsonRows, selectArrays } from './sql.js';
+
+type Db = Knex | Knex.Transaction;
+
+/** 'all', a discipline, or a result group (microbio and molBio share their discipline's scope). */
+export type ProgressScope = 'all' | Discipline | 'chemMicrobial' | 'chemElisa';
+
+/** A due date that is missing sorts last. */
+export const NO_DUE_DATE = '9999-12-31';
+
+export const scopeOfDiscipline = (discipline: Discipline | undefined): ProgressScope => discipline ?? 'all';
+
+/** The scope holding exactly the analyses of `group`. */
+export function scopeOfGroup(group: Group): ProgressScope {
+  return group === 'chemMicrobial' || group === 'chemElisa' ? group : disciplineOfGroup(group);
+}
+
+const groupsOfScope = (scope: ProgressScope): readonly Group[] | undefined =>
+  scope === 'all' ? undefined : scope === 'chemMicrobial' || scope === 'chemElisa' ? [scope] : DISCIPLINE_GROUPS[scope];
+
+export const PROGRESS_COLUMNS = {
+  request_id: 'integer', scope: 'text', status: 'text', finished: 'integer', submission_date: 'text', due_key: 'text',
+  total: 'integer', complete: 'integer', positives: 'integer', last_entered_at: 'text',
+} as const;
+
+interface ProgressRow {
+  request_id: number;
+  scope: ProgressScope;
+  status: string;
+  finished: 0 | 1;
+  submission_date: string;
+  due_key: string;
+  total: number;
+  complete: number;
+  positives: number;
+  last_entered_at: string | null;
+}
+
+interface AnalysisFacts {
+  group: Group;
+  value: string | null;
+  remark: string | null;
+  enteredAt: string | null;
+}
+
+/** The rows of one request: its scopes from its ticked tests, their numbers from its analyses. */
+function rowsOf(
+  request: { id: number; status: string; submission_date: string; due_date: string | null },
+  testCodes: readonly string[],
+  analyses: readonly AnalysisFacts[],
+): ProgressRow[] {
+  const scopes = new Set<ProgressScope>(['all']);
+  for (const code of testCodes) {
+    const analyte = findAnalyte(code);
+    if (!analyte) continue;
+    scopes.add(disciplineOfGroup(analyte.group));
+    scopes.add(scopeOfGroup(analyte.group));
+  }
+  return [...scopes].map((scope) => {
+    const groups = groupsOfScope(scope);
+    const mine = groups ? analyses.filter((a) => groups.includes(a.group)) : analyses;
+    const complete = mine.filter(isAnalysisComplete).length;
+    const last = mine.reduce<string | null>((max, a) => (a.enteredAt !== null && (max === null || a.enteredAt > max) ? a.enteredAt : max), null);
+    return {
+      request_id: request.id,
+      scope,
+      status: request.status,
+      // Mirrors the queue's "finished": it has analyses of the scope and none is missing a value or remark.
+      finished: mine.length > 0 && complete === mine.length ? 1 : 0,
+      submission_date: request.submission_date,
+      due_key: request.due_date ?? NO_DUE_DATE,
+      total: mine.length,
+      complete,
+      positives: mine.filter((a) => a.remark === 'positive').length,
+      last_entered_at: last,
+    };
+  });
+}
+
+const ANALYSIS_COLUMNS = ['request_id', 'result_group', 'value', 'remark', 'entered_at'];
+
+/** The rows of up to CHUNK_SIZE requests, computed from what is stored now. */
+async function progressOf(db: Db, requestIds: readonly number[]): Promise<ProgressRow[]> {
+  const requests: Array<{ id: number; status: string; submission_date: string; due_date: string | null }> = await db('requests')
+    .whereIn('id', requestIds)
+    .whereNot('status', 'PENDING_REVIEW')
+    .select('id', 'status', 'submission_date', 'due_date');
+  if (requests.length === 0) return [];
+  const ids = requests.map((r) => Number(r.id));
+  const tests = new Map<number, string[]>();
+  for (const t of await db('request_tests').whereIn('request_id', ids).select('request_id', 'test_code')) {
+    const id = Number(t.request_id);
+    tests.set(id, [...(tests.get(id) ?? []), t.test_code as string]);
+  }
+  const analyses = new Map<number, AnalysisFacts[]>();
+  const arrays = await selectArrays(db, db('analyses').whereIn('request_id', ids).select(ANALYSIS_COLUMNS), ANALYSIS_COLUMNS);
+  for (const [requestId, group, value, remark, enteredAt] of arrays as Array<[number, Group, string | null, string | null, string | null]>) {
+    const id = Number(requestId);
+    const facts = { group, value, remark, enteredAt };
+    const list = analyses.get(id);
+    if (list) list.push(facts);
+    else analyses.set(id, [facts]);
+  }
+  return requests.flatMap((r) => rowsOf({ ...r, id: Number(r.id) }, tests.get(Number(r.id)) ?? [], analyses.get(Number(r.id)) ?? []));
+}
+
+/**
+ * Recomputes the progress rows of `requestIds` from their analyses and status, in `db`'s
+ * transaction: call it after any change to a request's analyses, status or due date. A request in
+ * review has no rows (no queue reads progress before approval).
+ */
+export async function refreshProgress(db: Db, requestIds: Iterable<number>): Promise<void> {
+  const ids = [...new Set(requestIds)].sort((a, b) => a - b);
+  await inChunks(ids, async (chunk) => {
+    await db('request_progress').whereIn('request_id', chunk).delete();
+    const rows = await progressOf(db, chunk);
+    if (rows.length) await insertJsonRows(db, 'request_progress', PROGRESS_COLUMNS, rows);
+  });
+}
+
+/** Recomputes every row (the migration's backfill, and a repair after bulk changes). */
+export async function rebuildProgress(db: Db): Promise<void> {
+  await db('request_progress').delete();
+  const ids: number[] = (await db('requests').whereNot('status', 'PENDING_REVIEW').orderBy('id').pluck('id')).map(Number);
+  await inChunks(ids, async (chunk) => {
+    const rows = await progressOf(db, chunk);
+    if (rows.length) await insertJsonRows(db, 'request_progress', PROGRESS_COLUMNS, rows);
+  });
+}
