@@ -64,7 +64,6 @@ export function registerServe(command: Command): void {
           for (const a of accounts) out(`  ${a.role.padEnd(15)} ${a.email.padEnd(28)} password: ${a.password}`);
         }
       }
-      out(`Listening on http://localhost:${port}`);
 
       let stopping = false;
       const stop = async (signal: string) => {
@@ -95,5 +94,7 @@ export function registerServe(command: Command): void {
       };
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
+      // Announced once a stop signal is handled: a supervisor may send one as soon as it reads this.
+      out(`Listening on http://localhost:${port}`);
     });
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { insertRequests, type RequestSeed, type SeededRequest } from '../../fixtures/requests.js';
 import type { RequestStatus } from '../../server/domain/requestStatus.js';
 import { createDb, type Db } from '../../server/db/knex.js';
+import { refreshProgress } from '../../server/db/requestProgress.js';
 import type { Lab } from './fixtures.js';
 
 export async function withServerDb<T>(lab: Lab, work: (db: Db) => Promise<T>): Promise<T> {
@@ -16,6 +17,12 @@ export async function withServerDb<T>(lab: Lab, work: (db: Db) => Promise<T>): P
   } finally {
     await db.destroy();
   }
+}
+
+/** Sets requests' status as the server would, with the progress rows its work queues read. */
+export async function setStatus(db: Db, ids: number[], status: RequestStatus): Promise<void> {
+  await db('requests').whereIn('id', ids).update({ status });
+  await refreshProgress(db, ids);
 }
 
 /** Puts requests of the demo client straight into the database, in any status; answers them in order. */
@@ -33,7 +40,7 @@ export function seedRequests(lab: Lab, seeds: Omit<RequestSeed, 'clientUserId'>[
 export async function setAside<T>(lab: Lab, statuses: RequestStatus[], work: () => Promise<T>): Promise<T> {
   const parked = await withServerDb(lab, async (db) => {
     const rows: { id: number; status: RequestStatus }[] = await db('requests').whereIn('status', statuses).select('id', 'status');
-    if (rows.length) await db('requests').whereIn('id', rows.map((r) => r.id)).update({ status: 'REJECTED' });
+    if (rows.length) await setStatus(db, rows.map((r) => r.id), 'REJECTED');
     return rows;
   });
   try {
@@ -42,7 +49,7 @@ export async function setAside<T>(lab: Lab, statuses: RequestStatus[], work: () 
     await withServerDb(lab, async (db) => {
       for (const status of statuses) {
         const ids = parked.filter((r) => r.status === status).map((r) => r.id);
-        if (ids.length) await db('requests').whereIn('id', ids).update({ status });
+        if (ids.length) await setStatus(db, ids, status);
       }
     });
   }

@@ -8,7 +8,7 @@ import { signInAs } from './auth.js';
 import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
 import { expect, test } from './fixtures.js';
 import { enterResult, expectRemark, forTestingRow, recordDialogs, remarkButton } from './flows.js';
-import { seedRequests, setAside, withServerDb } from './serverDb.js';
+import { seedRequests, setAside, setStatus, withServerDb } from './serverDb.js';
 
 /** Presses the mouse on `target`, moves it `dx` pixels sideways and releases it. */
 async function drag(page: Page, target: Locator, dx: number) {
@@ -136,7 +136,7 @@ test.describe('testing portals', () => {
     await drag(page, page.getByLabel('Dog result, sample 1', { exact: true }), 40);
     expect(await scrollLeft()).toBe(120);
     // Meanwhile the request is released by the desk: results can no longer change.
-    await withServerDb(lab, (db) => db('requests').where('id', closing.requestId).update({ status: 'RELEASED' }));
+    await withServerDb(lab, (db) => setStatus(db, [closing.requestId], 'RELEASED'));
     await row.getByRole('button', { name: 'Save' }).click();
     const failure = `Error saving changes: Failed to save mol bio results: Results of request ${closing.controlNumber} can no longer be changed: it is RELEASED`;
     await expect.poll(() => dialogs).toEqual([failure]);
