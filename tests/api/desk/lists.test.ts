@@ -116,8 +116,9 @@ describe(`desk lists (${databaseKind()})`, () => {
     it('costs the same number of queries for 2 requests as for 40', async () => {
       const countQueries = async () => {
         let n = 0;
-        // The mail outbox worker polls the same database in the background; it is no part of the call.
-        const onQuery = (q: { sql: string }) => (n += /\boutbox\b/.test(q.sql) ? 0 : 1);
+        // The mail outbox worker polls the same database in the background, and the session and the
+        // change versions are read whatever the list: no part of what the list costs.
+        const onQuery = (q: { sql: string }) => (n += /\b(outbox|sessions|lab_versions)\b/.test(q.sql) ? 0 : 1);
         app.db.on('query', onQuery);
         try {
           expect((await staff.http.get('/requests/for-release')).status).toBe(200);
@@ -126,8 +127,10 @@ describe(`desk lists (${databaseKind()})`, () => {
         }
         return n;
       };
+      // Each count follows a change to the list, so neither is answered from the read cache.
+      await insertRequests(app.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'FOR_RELEASE' as const }]);
       const before = await countQueries();
-      await insertRequests(app.db, Array.from({ length: 38 }, () => ({ clientUserId: client.id, tests: ['eColi', 'dog'], status: 'FOR_RELEASE' as const })));
+      await insertRequests(app.db, Array.from({ length: 37 }, () => ({ clientUserId: client.id, tests: ['eColi', 'dog'], status: 'FOR_RELEASE' as const })));
       expect(await countQueries()).toBe(before);
     });
   });
