@@ -37,7 +37,7 @@ export function sharedReads(readNow: () => Versions | Promise<Versions>, close: 
 export async function openChangeCounter(database: Config['database'], db: Db): Promise<ChangeCounter> {
   if (database.client !== 'sqlite3') return sharedReads(() => readVersions(db), async () => undefined);
   const conn = new Database(database.filename, { readonly: true, fileMustExist: true });
-  const statement = conn.prepare<[], { name: string; n: number }>('SELECT name, n FROM lab_versions');
+  const statement = conn.prepare<[], { name: string; n: number }>('SELECT name, sum(n) AS n FROM lab_versions GROUP BY name');
   return sharedReads(
     () => versionsOf(statement.all()),
     async () => {

@@ -12,9 +12,10 @@
 //
 // PostgreSQL: statement triggers note the kinds a transaction moves in lab_version_marks, once per
 // kind and transaction, and a deferred trigger moves the numbers at COMMIT, in name order. A version
-// row is locked only while a transaction commits, not from its first write, so concurrent writers do
-// not queue behind each other's whole transaction. SQLite has one writer at a time and no statement
-// triggers: row triggers move the numbers inside the write itself.
+// row is locked only while a transaction commits, not from its first write, and each kind is kept in
+// SHARDS rows (a transaction moves the row of its id modulo SHARDS; a kind's number is their sum), so
+// concurrent commits rarely wait for one another. SQLite has one writer at a time and no statement
+// triggers: row triggers move the numbers of its one shard inside the write itself.
 import type { Knex } from 'knex';
 import { REQUEST_STATUSES, type RequestStatus } from '../domain/requestStatus.js';
 import { isPostgres } from './knex.js';
@@ -42,13 +43,18 @@ async function trackingOf(knex: Knex, table: string): Promise<Tracking> {
 
 const triggerName = (table: string) => `${table}_moves_version`;
 
+const SHARDS = 8;
+
 /** Creates lab_versions and, on PostgreSQL, the functions its triggers call. */
 export async function createChangeVersions(knex: Knex): Promise<void> {
   await knex.schema.createTable('lab_versions', (t) => {
-    t.string('name', 40).primary();
+    t.string('name', 40).notNullable();
+    t.integer('shard').notNullable();
     t.bigInteger('n').notNullable();
+    t.primary(['name', 'shard']);
   });
-  await knex('lab_versions').insert(KINDS.map((name) => ({ name, n: 1 })));
+  const shards = isPostgres(knex) ? SHARDS : 1;
+  await knex('lab_versions').insert(KINDS.flatMap((name) => Array.from({ length: shards }, (_, shard) => ({ name, shard, n: 1 }))));
   if (!isPostgres(knex)) return;
   // Emptied by the deferred trigger in the transaction that filled it: never holds a committed row.
   await knex.raw('CREATE UNLOGGED TABLE lab_version_marks (txid bigint NOT NULL, name text NOT NULL, PRIMARY KEY (txid, name))');
@@ -76,7 +82,7 @@ export async function createChangeVersions(knex: Knex): Promise<void> {
     DECLARE kind text;
     BEGIN
       FOR kind IN SELECT name FROM lab_version_marks WHERE txid = NEW.txid ORDER BY name LOOP
-        UPDATE lab_versions SET n = n + 1 WHERE name = kind;
+        UPDATE lab_versions SET n = n + 1 WHERE name = kind AND shard = NEW.txid % ${SHARDS};
       END LOOP;
       DELETE FROM lab_version_marks WHERE txid = NEW.txid;
       RETURN NULL;
@@ -157,7 +163,7 @@ export type Versions = Readonly<Record<string, number>>;
 
 /** The current versions, as one read. */
 export async function readVersions(db: Knex): Promise<Versions> {
-  return versionsOf(await db('lab_versions').select('name', 'n'));
+  return versionsOf(await db('lab_versions').groupBy('name').select('name', db.raw('sum(n) as n')));
 }
 
 export function versionsOf(rows: { name: string; n: number | string }[]): Versions {

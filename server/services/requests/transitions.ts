@@ -71,8 +71,14 @@ const STAMPS: Record<Transition, { by: string; at: string }> = {
   release: { by: 'released_by', at: 'released_at' },
 };
 
+/** A transition's own work, in its transaction: `prepare` before the queues' progress rows are refreshed, `then` after. */
+interface TransitionWork {
+  prepare?: (trx: Knex.Transaction) => Promise<void>;
+  then?: (trx: Knex.Transaction, head: RequestHead) => Promise<TransitionOutcome>;
+}
+
 /**
- * Moves the request, stamps who and when, lets `then` do the transition's own work in the same
+ * Moves the request, stamps who and when, lets `work` do the transition's own work in the same
  * transaction, records the audit entry and queues the client's `mail`. Answers 403 / 404 / 409 (with
  * the status machine's reason).
  */
@@ -83,7 +89,7 @@ async function runTransition(
   transition: Transition,
   meta: AuditMeta,
   mail: (moved: RequestHead) => MailMessage,
-  then: (trx: Knex.Transaction, head: RequestHead) => Promise<TransitionOutcome> = async () => ({}),
+  work: TransitionWork = {},
 ): Promise<RequestHead> {
   if (!can(actor, ACTIONS[transition])) throw forbidden();
   return inTransaction(deps.db, async (trx) => {
@@ -101,9 +107,10 @@ async function runTransition(
       const fresh = applyTransition((await readRequestHead(trx, requestId)).status, transition);
       throw conflict(fresh.ok ? 'The request changed meanwhile. Please try again.' : fresh.reason);
     }
-    const { changes = {}, audit = {} } = await then(trx, head);
+    await work.prepare?.(trx);
     // The queues' progress rows follow the new status (and, on approval, the analyses just planned).
     await refreshProgress(trx, [requestId]);
+    const { changes = {}, audit = {} } = (await work.then?.(trx, head)) ?? {};
     await recordAudit(trx, deps.clock, {
       actorUserId: actor.id,
       action: `request.${transition}`,
@@ -142,11 +149,14 @@ async function createAnalyses(trx: Knex.Transaction, requestId: number): Promise
 /** PENDING_REVIEW -> FOR_TESTING with the next control number of the year and the analyses to do. */
 export async function approveRequest(deps: DeskDeps, actor: Actor, requestId: number, meta: AuditMeta = {}): Promise<{ controlNumber: string }> {
   const mail = (approved: RequestHead) => approvalMail({ ...approved, controlNumber: approved.controlNumber! }, deps.labName);
-  const approved = await runTransition(deps, actor, requestId, 'approve', meta, mail, async (trx) => {
-    const controlNumber = await nextControlNumber(trx, deps.clock.now().getUTCFullYear());
-    await trx('requests').where('id', requestId).update({ control_number: controlNumber });
-    await createAnalyses(trx, requestId);
-    return { changes: { controlNumber } };
+  const approved = await runTransition(deps, actor, requestId, 'approve', meta, mail, {
+    prepare: (trx) => createAnalyses(trx, requestId),
+    // Numbered last: approvals everywhere queue on the year's counter row from here to their commit.
+    then: async (trx) => {
+      const controlNumber = await nextControlNumber(trx, deps.clock.now().getUTCFullYear());
+      await trx('requests').where('id', requestId).update({ control_number: controlNumber });
+      return { changes: { controlNumber } };
+    },
   });
   return { controlNumber: approved.controlNumber! };
 }
@@ -165,11 +175,13 @@ export async function rejectRequest(
 ): Promise<{ requestStatus: RequestStatus }> {
   const mail = (r: RequestHead) => rejectionMail(r, deps.labName, reason);
   // A rejected request's results leave the monthly reports (a FOR RELEASE request has some).
-  const rejected = await runTransition(deps, actor, requestId, 'reject', meta, mail, async (trx) => {
-    await applyCountChanges(trx, await countsOfRequests(trx, [requestId]), new Map());
-    if (!reason) return {};
-    await trx('request_messages').insert({ request_id: requestId, author_user_id: actor.id, kind: 'rejection', body: reason, created_at: isoNow(deps.clock) });
-    return { audit: { reason } };
+  const rejected = await runTransition(deps, actor, requestId, 'reject', meta, mail, {
+    then: async (trx) => {
+      await applyCountChanges(trx, await countsOfRequests(trx, [requestId]), new Map());
+      if (!reason) return {};
+      await trx('request_messages').insert({ request_id: requestId, author_user_id: actor.id, kind: 'rejection', body: reason, created_at: isoNow(deps.clock) });
+      return { audit: { reason } };
+    },
   });
   return { requestStatus: rejected.status };
 }
@@ -185,6 +197,6 @@ export async function releaseRequest(
   meta: AuditMeta = {},
   issue?: (trx: Knex.Transaction) => Promise<TransitionOutcome>,
 ): Promise<{ requestStatus: RequestStatus }> {
-  const released = await runTransition(deps, actor, requestId, 'release', meta, (r) => releaseMail(r, deps.labName), issue);
+  const released = await runTransition(deps, actor, requestId, 'release', meta, (r) => releaseMail(r, deps.labName), { then: issue });
   return { requestStatus: released.status };
 }
