@@ -10,7 +10,7 @@ import { analysisRow } from '../../db/analyses.js';
 import { returnedNumber } from '../../db/sql.js';
 import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
 import { refreshProgress } from '../../db/requestProgress.js';
-import { inTransaction } from '../../db/transaction.js';
+import { inBatchedTransaction, inTransaction } from '../../db/transaction.js';
 import { can, type Action, type Actor } from '../../domain/policies.js';
 import { formatControlNumber, plannedAnalyses } from '../../domain/requestShape.js';
 import { applyTransition, type RequestStatus, type Transition } from '../../domain/requestStatus.js';
@@ -75,6 +75,11 @@ const STAMPS: Record<Transition, { by: string; at: string }> = {
 interface TransitionWork {
   prepare?: (trx: Knex.Transaction) => Promise<void>;
   then?: (trx: Knex.Transaction, head: RequestHead) => Promise<TransitionOutcome>;
+  /**
+   * Shares a transaction and its commit with the same transitions arriving at the same moment, each
+   * in its own savepoint (inBatchedTransaction): for work that waits for nothing outside the database.
+   */
+  batched?: boolean;
 }
 
 /**
@@ -92,7 +97,8 @@ async function runTransition(
   work: TransitionWork = {},
 ): Promise<RequestHead> {
   if (!can(actor, ACTIONS[transition])) throw forbidden();
-  return inTransaction(deps.db, async (trx) => {
+  const inOwnTransaction = work.batched && !(deps.db as Knex.Transaction).isTransaction ? inBatchedTransaction : inTransaction;
+  return inOwnTransaction(deps.db, async (trx) => {
     const head = await readRequestHead(trx, requestId);
     const check = applyTransition(head.status, transition);
     if (!check.ok) throw conflict(check.reason);
@@ -149,7 +155,9 @@ async function createAnalyses(trx: Knex.Transaction, requestId: number): Promise
 /** PENDING_REVIEW -> FOR_TESTING with the next control number of the year and the analyses to do. */
 export async function approveRequest(deps: DeskDeps, actor: Actor, requestId: number, meta: AuditMeta = {}): Promise<{ controlNumber: string }> {
   const mail = (approved: RequestHead) => approvalMail({ ...approved, controlNumber: approved.controlNumber! }, deps.labName);
+  // Batched: approvals of many desks share a commit, and on PostgreSQL a turn of the year's counter row.
   const approved = await runTransition(deps, actor, requestId, 'approve', meta, mail, {
+    batched: true,
     prepare: (trx) => createAnalyses(trx, requestId),
     // Numbered last: approvals everywhere queue on the year's counter row from here to their commit.
     then: async (trx) => {
