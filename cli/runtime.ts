@@ -55,6 +55,8 @@ export interface RuntimeOptions {
    * DATA_DIR would otherwise give an empty database and reports of nothing.
    */
   createDatabase?: boolean;
+  /** Refuses settings the command cannot work with (a message to say why, or nothing), before connecting. */
+  refuse?: (config: Config) => string | undefined;
   /** `labctl serve`: logs at info by default, as JSON when stderr is not a terminal (LOG_FORMAT overrides). */
   server?: boolean;
 }
@@ -73,6 +75,8 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
   ]);
   const { env } = io();
   const config = loadConfig(env, options.overrides);
+  const refusal = options.refuse?.(config);
+  if (refusal) throw new AbortError(refusal);
   if (!options.createDatabase && config.database.client === 'sqlite3' && !fs.existsSync(config.database.filename)) {
     throw new AbortError(
       `There is no database at ${config.database.filename}: check DATA_DIR (${config.dataDir}) or DATABASE_URL, or create one with \`labctl migrate\` or \`labctl seed\`.`,

@@ -45,17 +45,18 @@ export function registerBackup(command: Command): void {
     .action((opts: BackupOptions) =>
       withRuntime(
         async (rt) => {
-          const database = rt.config.database;
-          if (database.client !== 'sqlite3') {
-            throw new AbortError(
-              `labctl backup copies SQLite databases; ${describeDatabase(database)} is backed up with pg_dump, e.g.\n  pg_dump --format=custom --file lab-$(date +%Y%m%d).dump "$DATABASE_URL"`,
-            );
-          }
           const file = path.resolve(opts.out ?? defaultBackupFile(rt.config.dataDir, rt.clock.now()));
           const bytes = await backupSqlite(rt, file);
           out(opts.json ? JSON.stringify({ file, bytes }) : file);
         },
-        { migrate: false },
+        {
+          migrate: false,
+          // Said before connecting: a database on another machine need not be reachable to learn it.
+          refuse: ({ database }) =>
+            database.client === 'sqlite3'
+              ? undefined
+              : `labctl backup copies SQLite databases; ${describeDatabase(database)} is backed up with pg_dump, e.g.\n  pg_dump --format=custom --file lab-$(date +%Y%m%d).dump "$DATABASE_URL"`,
+        },
       ),
     );
 }

@@ -126,7 +126,7 @@ describe('the data directory after a day of use', () => {
 
     // What a day leaves behind, the server still running (its marker, the write-ahead log), then stopped.
     const names = fs.readdirSync(dataDir, { recursive: true }).map(String);
-    expect(names).toEqual(expect.arrayContaining(['lab.sqlite', 'lab.sqlite-wal', 'lab.sqlite-shm', 'secret.key', 'outbox', 'backups']));
+    expect(names).toEqual(expect.arrayContaining(['lab.sqlite', 'lab.sqlite-wal', 'lab.sqlite-shm', 'outbox', 'backups']));
     expect(names.some((n) => n.startsWith('lab.sqlite.serving-'))).toBe(true);
     expect(names.filter((n) => n.endsWith('.eml')).length).toBeGreaterThanOrEqual(3);
     expect(offenders(dataDir), 'not owner-only while the server runs').toEqual([]);
