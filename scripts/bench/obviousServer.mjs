@@ -2,7 +2,7 @@
 // beside (issue #22): a bare Koa app on the same database and schema, each call one transaction of
 // plain SQL, no batching, no caching. SQLite: better-sqlite3, one connection (WAL, synchronous=FULL);
 // PostgreSQL: a pg Pool of 10. Started by obvious.mjs with OBVIOUS_SETTINGS (the database, JSON) and
-// OBVIOUS_ROOT (whose dist/ gives the payload schema and the catalog: the same validation and fee
+// OBVIOUS_ROOT (whose dist/ gives the payload schema, fees and planned analyses: the same validation and
 // arithmetic as ours, pure code). Prints "Listening on http://127.0.0.1:PORT"; SIGINT stops it.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -12,7 +12,6 @@ const settings = JSON.parse(process.env.OBVIOUS_SETTINGS);
 const dist = (file) => import(path.join(process.env.OBVIOUS_ROOT, 'dist/server/domain', file));
 const { SubmitRequestPayload } = await dist('requestPayload.js');
 const { estimateFee, expectedCompletionDate } = await dist('fees.js');
-const { findAnalyte } = await dist('catalog.js');
 const { plannedAnalyses } = await dist('requestShape.js');
 
 class HttpError extends Error {
