@@ -15,6 +15,7 @@ const { createDb } = await import(path.join(root, 'dist/server/db/knex.js'));
 const { systemClock } = await import(path.join(root, 'dist/server/clock.js'));
 const { createSession } = await import(path.join(root, 'dist/server/services/sessions.js'));
 const { buildSubmitPayload } = await import(path.join(root, 'dist/server/domain/requestPayload.js'));
+const { refreshProgress } = await import(path.join(root, 'dist/server/db/requestProgress.js'));
 
 const engines = (process.argv[2] ?? 'sqlite,postgres').split(',');
 const log = (text) => process.stderr.write(`${text}\n`);
@@ -83,6 +84,8 @@ async function lifeOfOneRequest(base, db, cookies, clientId) {
   assert.equal(await count('audit_log', { request_id: id, action: 'results.write' }), 3);
   await db('requests').where({ id }).update({ status: 'RELEASED' });
   assert.equal((await call(base, 'PUT', `/microbioTestResults/${second}`, cookies.tester, { eColi: '<10' })).status, 409);
+  // The obvious server keeps no queue progress rows; ours would have (checked after the load).
+  await db.transaction((trx) => refreshProgress(trx, [id]));
 }
 
 async function checkEngine(engine) {
@@ -114,6 +117,15 @@ async function checkEngine(engine) {
     const rows = await writesBesideObvious({ settings: target.settings, instances: target.instances, root, ours, db, cookies, clientId });
     console.log(`\n## ${engine}\n`);
     for (const r of rows) console.log(`| ${r.name} | ${r.baseline} | ${r.ours} | ${r.ratio} | ${r.goal} | ${r.pass ? 'pass' : 'FAIL'} |`);
+    const withoutProgress = await db('requests as r')
+      .leftJoin('request_progress as p', function () {
+        this.on('p.request_id', 'r.id').andOnVal('p.scope', 'all');
+      })
+      .whereNot('r.status', 'PENDING_REVIEW')
+      .whereNull('p.request_id')
+      .count({ n: '*' })
+      .first();
+    assert.equal(Number(withoutProgress.n), 0, 'requests past review without their queue progress row');
     // Stored and gap-free are checks; the speed beside ours is what the bench reports.
     for (const r of rows) {
       assert.doesNotMatch(r.name, /WITH GAPS/);

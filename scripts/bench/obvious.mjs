@@ -90,6 +90,16 @@ async function outboxSent(db, deadlineMs = 300_000) {
   }
 }
 
+/**
+ * The obvious servers keep no queue progress rows (request_progress, our servers' own bookkeeping):
+ * recomputed here for the requests they changed, outside any measurement, so our screens and later
+ * measurements see those requests as our servers would have left them.
+ */
+async function refreshProgressOf(root, db, requestIds) {
+  const { refreshProgress } = await import(path.join(root, 'dist/server/db/requestProgress.js'));
+  await db.transaction((trx) => refreshProgress(trx, requestIds));
+}
+
 /** One bench row: ours beside the obvious, both with every acknowledged write stored. */
 function row(name, obvious, ours, extra = { ok: true, note: '' }) {
   const ratio = ours.rps / obvious.rps;
@@ -134,6 +144,7 @@ export async function writesBesideObvious({ settings, instances, root, ours, db,
     const pending = await db('requests').where('status', 'PENDING_REVIEW').orderBy('id').pluck('id');
     const [obviousIds, ourIds] = halves(pending.map(Number), 300 * SECONDS);
     const approved = [await quiet(() => approvals(obvious.bases, obviousIds, context)), await quiet(() => approvals(ours, ourIds, context))];
+    await refreshProgressOf(root, db, obviousIds);
     const numbers = await numbersGapFree(db);
     rows.push(row('PUT /requests/approve', ...approved, { ok: numbers.gapFree, note: `; ${numbers.count} numbers this year, ${numbers.gapFree ? 'gap-free, unique' : 'WITH GAPS OR REPEATS'}` }));
 
@@ -148,6 +159,7 @@ export async function writesBesideObvious({ settings, instances, root, ours, db,
     const value = `BENCH-${tag} cfu/g`;
     const saved = [await quiet(() => saves(obvious.bases, obviousSamples, { ...context, value })), await quiet(() => saves(ours, ourSamples, { ...context, value }))];
     rows.push(row('PUT /microbioTestResults/:sampleId', ...saved));
+    await refreshProgressOf(root, db, (await db('samples').whereIn('id', obviousSamples).distinct().pluck('request_id')).map(Number));
     return rows;
   } finally {
     await obvious.stop();
