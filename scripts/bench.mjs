@@ -5,7 +5,7 @@
 // Per engine: `labctl seed --demo --volume N`, requests awaiting microbiology results plus a CSV
 // completing them, `labctl results import` of that CSV, then against running `labctl serve`: every
 // screen's first page and search under load, each right after a commit (uncached), a day in the lab
-// (readers while writes arrive), submissions and approvals under load.
+// (readers while writes arrive), submissions, approvals and result saves beside the obvious implementation.
 // Settings: BENCH_VOLUME (generated requests, default 50000), BENCH_ROWS (CSV rows, default 100000),
 // BENCH_SECONDS (per load measurement, default 5), BENCH_CONNECTIONS (default 50), BENCH_ENGINES
 // (default sqlite,postgres), BENCH_DATABASE_URL (PostgreSQL, default the test database on
@@ -16,6 +16,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { execa } from 'execa';
 import { dayRow, mixOf, prepareDay } from './bench/dayInTheLab.mjs';
+import { writesBesideObvious } from './bench/obvious.mjs';
 import { freshDataDir, openTarget } from './bench/engines.mjs';
 import { CONNECTIONS, SECONDS, load, median, pct, percentile, rssMb, startBaseline, startProcess, stop, timed } from './bench/load.mjs';
 
@@ -137,7 +138,7 @@ async function benchEngine(engine) {
 
     const db = createDb(target.settings);
     try {
-      await measureServers({ engine, db, bases, baselineUrl, out });
+      await measureServers({ engine, target, db, bases, baselineUrl, out });
     } finally {
       await db.destroy();
     }
@@ -150,7 +151,7 @@ async function benchEngine(engine) {
   return out;
 }
 
-async function measureServers({ engine, db, bases, baselineUrl, out }) {
+async function measureServers({ engine, target, db, bases, baselineUrl, out }) {
   const rows = out.table;
   const userOf = (email) => db('users').where({ email }).first('id', 'role');
   const policy = { idleMinutes: 60, maxHours: 8 };
@@ -287,43 +288,10 @@ async function measureServers({ engine, db, bases, baselineUrl, out }) {
     out.day.push({ mix, baseline: ref, ...day, pass: whole && day.reads.rps >= 0.3 * ref.rps && day.reads.p99 < 50 });
   }
 
-  // Writes under load: submissions by the demo client; every acknowledged request must be stored.
-  log('  request submission');
-  const before = Number((await db('requests').count({ n: '*' }).first()).n);
-  const ref = await load(baselineUrl, '/');
-  const submitted = await load(bases, `/requests/submitrequest/${client.id}`, {
-    method: 'POST',
-    headers: { cookie: cookies.client, 'content-type': 'application/json' },
-    body: JSON.stringify(submissionPayload('LOT-BENCH')),
-  });
-  const stored = Number((await db('requests').count({ n: '*' }).first()).n) - before;
-  rows.push({
-    name: `POST /requests/submitrequest, req/s (${submitted.total} acknowledged, ${stored} stored)`,
-    baseline: `${ref.rps}`,
-    ours: `${submitted.rps} (p99 ${submitted.p99} ms)`,
-    ratio: pct(submitted.rps, ref.rps),
-    goal: '>= 500/s, all stored',
-    pass: submitted.rps >= 500 && stored >= submitted.total,
-  });
-
-  // Approvals under load: each call approves the next pending request; numbers stay gap-free.
-  log('  approvals');
-  const pending = await db('requests').where('status', 'PENDING_REVIEW').orderBy('id').pluck('id');
-  let next = 0;
-  const approved = await load(bases, '', {
-    // `amount` is per server; every call takes the next pending request.
-    amount: Math.floor(Math.min(pending.length, 300 * SECONDS) / bases.length),
-    requests: [{ method: 'PUT', headers: { cookie: staff, 'content-type': 'application/json' }, body: '{}', setupRequest: (req) => ({ ...req, path: `/requests/approve/${pending[next++]}` }) }],
-  });
-  const numbers = await db('requests').whereNotNull('control_number').where('control_number', 'like', `${year}-%`).pluck('control_number');
-  const sequence = numbers.map((n) => Number(n.slice(5))).sort((a, b) => a - b);
-  const gapFree = sequence.every((n, i) => n === i + 1);
-  rows.push({
-    name: `PUT /requests/approve, req/s (${approved.total} approved; ${sequence.length} numbers this year, ${gapFree ? 'gap-free' : 'WITH GAPS'})`,
-    ours: `${approved.rps} (p99 ${approved.p99} ms)`,
-    goal: 'gap-free, unique',
-    pass: gapFree && new Set(numbers).size === numbers.length,
-  });
+  // Writes under load beside the obvious implementation on the same data (scripts/bench/obvious.mjs):
+  // submissions, approvals (numbers unique and gap-free) and result saves; every acknowledged write stored.
+  log('  writes beside the obvious implementation');
+  rows.push(...(await writesBesideObvious({ settings: target.settings, instances: bases.length, root, ours: bases, db, cookies, clientId: client.id })));
 }
 
 /** First contentful paint of /login in Chromium, cold cache (median of three). */
