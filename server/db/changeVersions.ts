@@ -26,8 +26,15 @@ export type ChangeKind = 'data' | 'sessions' | 'people' | StatusKind;
 export const statusKind = (status: RequestStatus): StatusKind => `status:${status}`;
 const KINDS: ChangeKind[] = ['data', 'sessions', 'people', ...REQUEST_STATUSES.map(statusKind)];
 
-/** Tables whose changes move no version: bookkeeping that no cached answer shows. */
-export const UNVERSIONED_TABLES = ['rate_limits', 'one_time_codes', 'outbox', 'settings', 'lab_versions', 'lab_version_marks', 'knex_migrations', 'knex_migrations_lock'];
+/**
+ * Tables whose changes move no version: bookkeeping that no cached answer shows, and counts derived
+ * from other tables in the same transaction (request_progress, report_counts), whose writes move the
+ * versions already; their own triggers would only repeat that work on every write.
+ */
+export const UNVERSIONED_TABLES = [
+  'rate_limits', 'one_time_codes', 'outbox', 'settings', 'lab_versions', 'lab_version_marks', 'knex_migrations', 'knex_migrations_lock',
+  'request_progress', 'report_counts',
+];
 
 /** How a table's writes move versions. */
 type Tracking = { kind: 'sessions' } | { kind: 'people' } | { kind: 'requests' } | { kind: 'request rows' } | { kind: 'data' };

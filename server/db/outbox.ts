@@ -138,27 +138,32 @@ export async function claimDueMail(db: Knex, worker: string, limit: number, leas
 }
 
 /**
- * Marks a claimed mail sent. The bodies are blanked: they may hold a one-time code, which the
+ * Marks claimed mails sent. The bodies are blanked: they may hold a one-time code, which the
  * database otherwise keeps only hashed. Only the holder of the claim may do it.
  */
-export async function markMailSent(db: Knex, mail: ClaimedMail, at: Date = new Date()): Promise<void> {
+export async function markMailSent(db: Knex, mails: readonly ClaimedMail[], at: Date = new Date()): Promise<void> {
   const now = at.toISOString();
+  // One commit for the mails of a pass: on SQLite a commit is an fsync, and the server's calls wait for its one connection.
   await db.transaction(async (trx) => {
-    const marked = await trx('outbox')
-      .where({ id: mail.id, claimed_by: mail.claim })
-      .update({ state: 'sent', attempts: mail.attempts + 1, sent_at: now, text_body: '', html_body: '', demo_hint: null, claimed_by: null, claimed_until_ms: 0 });
-    // The request's timeline shows the mail once it really went out (the audit row of services/audit.ts).
-    if (marked > 0 && mail.origin) {
-      await trx('audit_log').insert({
-        at: now,
-        actor_user_id: mail.origin.actorUserId,
-        action: 'mail.sent',
-        request_id: mail.origin.requestId,
-        details: JSON.stringify({ to: mail.to, subject: mail.subject }),
-        ip: null,
-      });
-    }
+    for (const mail of mails) await markOneSent(trx, mail, now);
   });
+}
+
+async function markOneSent(trx: Knex.Transaction, mail: ClaimedMail, now: string): Promise<void> {
+  const marked = await trx('outbox')
+    .where({ id: mail.id, claimed_by: mail.claim })
+    .update({ state: 'sent', attempts: mail.attempts + 1, sent_at: now, text_body: '', html_body: '', demo_hint: null, claimed_by: null, claimed_until_ms: 0 });
+  // The request's timeline shows the mail once it really went out (the audit row of services/audit.ts).
+  if (marked > 0 && mail.origin) {
+    await trx('audit_log').insert({
+      at: now,
+      actor_user_id: mail.origin.actorUserId,
+      action: 'mail.sent',
+      request_id: mail.origin.requestId,
+      details: JSON.stringify({ to: mail.to, subject: mail.subject }),
+      ip: null,
+    });
+  }
 }
 
 /** Records a failed attempt: tried again at `retryAtMs`, or given up (state failed) when null. */

@@ -39,11 +39,11 @@ export async function deliverDueMail(options: OutboxWorkerOptions): Promise<numb
   for (;;) {
     const batch = await claimDueMail(o.db, o.instance, BATCH, o.leaseMs);
     if (batch.length === 0) return sent;
+    const delivered = [];
     for (const mail of batch) {
       try {
         await o.mailer.send(mail);
-        await markMailSent(o.db, mail, o.clock?.now() ?? new Date());
-        sent += 1;
+        delivered.push(mail);
       } catch (err) {
         const attempts = mail.attempts + 1;
         const retryAt = attempts >= o.maxAttempts ? null : Date.now() + retryDelayMs(attempts, o.retryBaseMs, o.retryMaxMs);
@@ -51,6 +51,9 @@ export async function deliverDueMail(options: OutboxWorkerOptions): Promise<numb
         await markMailFailed(o.db, mail, (err as Error).message ?? String(err), retryAt);
       }
     }
+    // A crash before this commit sends these again once their claim lapses, with the same Message-ID.
+    if (delivered.length > 0) await markMailSent(o.db, delivered, o.clock?.now() ?? new Date());
+    sent += delivered.length;
   }
 }
 
