@@ -54,6 +54,13 @@ describe(`two server instances on one database (${databaseKind()})`, () => {
   const on = (i: number) => new HttpClient(urls[i]);
   const user = (role: 'staff' | 'chemtester', email: string) =>
     createUser(database.db, systemClock, { email, username: null, password: PASSWORD, firstName: 'Multi', lastName: role, contactNumber: '639171234567', role, verified: true });
+  const clientAccount = (email: string, lastName: string, ltoNo: string) =>
+    createClientAccount(
+      database.db,
+      systemClock,
+      { email, username: null, password: PASSWORD, firstName: 'Multi', lastName, contactNumber: '639171234567', verified: true },
+      { companyName: 'Example Meats Corp.', ltoNo, classification: 'Importer' },
+    );
   const sessionOn = async (i: number, userId: number) => {
     const { token } = await createSession(database.db, systemClock, { idleMinutes: 60, maxHours: 12 }, userId);
     const http = on(i);
@@ -62,12 +69,7 @@ describe(`two server instances on one database (${databaseKind()})`, () => {
   };
 
   it('a code mailed by one instance logs in on the other; the session works on both; logging out on one ends it on both', async () => {
-    const client = await createClientAccount(
-      database.db,
-      systemClock,
-      { email: 'multi-client@example.test', username: null, password: PASSWORD, firstName: 'Multi', lastName: 'Client', contactNumber: '639171234567', verified: true },
-      { companyName: 'Example Meats Corp.', ltoNo: 'LTO-1', classification: 'Importer' },
-    );
+    const client = await clientAccount('multi-client@example.test', 'Client', 'LTO-1');
     const onA = on(A);
     const mark = mailbox.mark();
     expect((await onA.post('/login', { identifier: client.email, password: PASSWORD })).status).toBe(200);
@@ -93,12 +95,7 @@ describe(`two server instances on one database (${databaseKind()})`, () => {
 
   it('answers on each instance what either committed: a write one acknowledged shows in the next read on the other', async () => {
     const staff = await user('staff', 'multi-reader@example.test');
-    const client = await createClientAccount(
-      database.db,
-      systemClock,
-      { email: 'multi-coherent@example.test', username: null, password: PASSWORD, firstName: 'Multi', lastName: 'Coherent', contactNumber: '639171234567', verified: true },
-      { companyName: 'Example Meats Corp.', ltoNo: 'LTO-3', classification: 'Importer' },
-    );
+    const client = await clientAccount('multi-coherent@example.test', 'Coherent', 'LTO-3');
     const desks = [await sessionOn(A, staff.id), await sessionOn(B, staff.id)];
     const owners = [await sessionOn(A, client.id), await sessionOn(B, client.id)];
     const ids = (res: HttpResponse) => (res.body as QueueRow[]).map((r) => r.requestId);
@@ -138,12 +135,7 @@ describe(`two server instances on one database (${databaseKind()})`, () => {
 
   it('100 approvals at once across both give 100 gap-free numbers and 100 mails, each sent once; results written on both move a request once', async () => {
     const staff = await user('staff', 'multi-staff@example.test');
-    const client = await createClientAccount(
-      database.db,
-      systemClock,
-      { email: 'multi-owner@example.test', username: null, password: PASSWORD, firstName: 'Multi', lastName: 'Owner', contactNumber: '639171234567', verified: true },
-      { companyName: 'Example Meats Corp.', ltoNo: 'LTO-2', classification: 'Importer' },
-    );
+    const client = await clientAccount('multi-owner@example.test', 'Owner', 'LTO-2');
     const requests = await insertRequests(database.db, Array.from({ length: 100 }, () => ({ clientUserId: client.id, tests: ['betaLactams'], samples: ['Beef', 'Pork'] })));
     const desks = [await sessionOn(A, staff.id), await sessionOn(B, staff.id)];
     const mark = mailbox.mark();
