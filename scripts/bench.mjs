@@ -15,8 +15,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { execa } from 'execa';
-import { dayRow, mixOf, prepareDay } from './bench/dayInTheLab.mjs';
+import { dayRow, mixOf, prepareDay, submissionsOnly } from './bench/dayInTheLab.mjs';
 import { writesBesideObvious } from './bench/obvious.mjs';
+import { submissionPayloads } from './bench/payload.mjs';
 import { freshDataDir, openTarget } from './bench/engines.mjs';
 import { CONNECTIONS, SECONDS, load, median, pct, percentile, rssMb, startBaseline, startProcess, stop, timed } from './bench/load.mjs';
 
@@ -34,7 +35,7 @@ const { createDb } = await import(path.join(root, 'dist/server/db/knex.js'));
 const { systemClock } = await import(path.join(root, 'dist/server/clock.js'));
 const { prepareImportBench } = await import(path.join(root, 'dist/fixtures/bench.js'));
 const { createSession } = await import(path.join(root, 'dist/server/services/sessions.js'));
-const { buildSubmitPayload } = await import(path.join(root, 'dist/server/domain/requestPayload.js'));
+const submissionPayload = await submissionPayloads(root);
 const { monthlyReport } = await import(path.join(root, 'dist/server/services/reports.js'));
 
 const results = { volume: VOLUME, rows: ROWS, connections: CONNECTIONS, seconds: SECONDS, engines: {} };
@@ -55,16 +56,19 @@ for (const [engine, r] of Object.entries(results.engines)) {
 console.log(`\n## Both engines\n\n${table(common)}`);
 console.log(JSON.stringify(results));
 
-/** A Markdown table, as docs/labctl.md quotes it. */
+/** Rows of cells under `header`, in Markdown, as docs/labctl.md quotes them. */
+const markdown = (header, lines) => [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+
 function table(rows) {
-  const header = ['Measurement', 'Baseline', 'Ours', 'Ratio', 'Goal', 'Pass'];
-  const lines = rows.map((r) => [r.name, r.baseline ?? '-', r.ours, r.ratio ?? '-', r.goal, r.pass ? 'pass' : 'FAIL']);
-  return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+  return markdown(
+    ['Measurement', 'Baseline', 'Ours', 'Ratio', 'Goal', 'Pass'],
+    rows.map((r) => [r.name, r.baseline ?? '-', r.ours, r.ratio ?? '-', r.goal, r.pass ? 'pass' : 'FAIL']),
+  );
 }
 
 function dayTable(rows) {
   const header = ['Submissions/s (approvals, saves, releases)', 'Reads req/s (p99)', 'Baseline', 'Ratio', 'Writes acknowledged / stored / sent', 'Write p99', 'Pass'];
-  const lines = rows.map((r) => [
+  return markdown(header, rows.map((r) => [
     `${r.mix.submissions} (${r.mix.approvals}, ${r.mix.saves}, ${r.mix.releases})`,
     `${r.reads.rps} (${r.reads.p99} ms)`,
     `${r.baseline.rps}`,
@@ -72,20 +76,7 @@ function dayTable(rows) {
     Object.entries(r.writes).map(([k, w]) => `${k} ${w.acknowledged}/${w.stored}/${w.sent}`).join(', '),
     `${Math.round(r.writeP99)} ms`,
     r.pass ? 'pass' : 'FAIL',
-  ]);
-  return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
-}
-
-function submissionPayload(lot) {
-  return buildSubmitPayload(
-    {
-      representativeName: 'democlient', contactNumber: '639171234567', emailAddress: 'client@demo.lab', companyName: 'Demo Meat Traders Inc.',
-      clientClassification: 'Importer', ltoNumber: 'LTO-2026-001', testingPurpose: 'Local_Trade', otherTestingPurpose: '', sampleCategory: 'Walk-in',
-      lotBatchNo: lot, sampleSource: 'Cold storage', productionDate: '', expiryDate: '', samplingDate: '', samplerName: 'Bench',
-      samples: ['Beef loin', 'Pork belly'], tests: ['eColi', 'salmonellaSp'], gramPositiveAst: '', gramNegativeAst: '',
-    },
-    new Date(),
-  );
+  ]));
 }
 
 async function benchEngine(engine) {
@@ -280,10 +271,10 @@ async function measureServers({ engine, target, db, bases, baselineUrl, out }) {
   log('  a day in the lab');
   const work = await prepareDay(db, SECONDS * 2);
   out.day = [];
-  for (const submissions of [0, 5, 20]) {
-    const mix = mixOf(submissions);
+  // The day's mix at 0, 5 and 20 submissions a second, then submissions alone (the issue's measurement).
+  for (const mix of [...[0, 5, 20].map(mixOf), ...[1, 5, 20].map(submissionsOnly)]) {
     const ref = await load(baselineUrl, '/');
-    const day = await dayRow({ bases, db, cookies, clientId: client.id, payloadOf: submissionPayload, work, mix, seconds: SECONDS, tag: `DAY${submissions}-${Date.now()}` });
+    const day = await dayRow({ bases, db, cookies, clientId: client.id, payloadOf: submissionPayload, work, mix, seconds: SECONDS, tag: `DAY${mix.submissions}-${mix.saves}-${Date.now()}` });
     const whole = Object.values(day.writes).every((w) => w.acknowledged === w.sent && w.stored === w.sent);
     out.day.push({ mix, baseline: ref, ...day, pass: whole && day.reads.rps >= 0.3 * ref.rps && day.reads.p99 < 50 });
   }

@@ -7,6 +7,8 @@ const READS = ['/requests/queue/pending?limit=50', '/requests/queue/for-testing?
 
 /** The rates (per second) of one row: `submissions`, and the rest of the day's mix scaled to it. */
 export const mixOf = (submissions) => ({ submissions, approvals: submissions / 4, saves: submissions, releases: submissions / 10 });
+/** Submissions alone, as the issue's own measurement of reads while writes arrive. */
+export const submissionsOnly = (submissions) => ({ submissions, approvals: 0, saves: 0, releases: 0 });
 
 /** Ids the writers work on, enough for `seconds` at the highest rates. */
 export async function prepareDay(db, seconds) {

@@ -3,6 +3,7 @@
 // same load. Every acknowledged write must be found stored; approval numbers unique and gap-free.
 import path from 'node:path';
 import { SECONDS, load, startProcess, stop } from './load.mjs';
+import { submissionPayloads } from './payload.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 
@@ -22,21 +23,6 @@ export async function startObvious({ settings, instances, root }) {
     await stopAll();
     throw error;
   }
-}
-
-/** The submission payload of buildSubmitPayload (the portal's form), lot `lot`. */
-async function payloadMaker(root) {
-  const { buildSubmitPayload } = await import(path.join(root, 'dist/server/domain/requestPayload.js'));
-  return (lot) =>
-    buildSubmitPayload(
-      {
-        representativeName: 'democlient', contactNumber: '639171234567', emailAddress: 'client@demo.lab', companyName: 'Demo Meat Traders Inc.',
-        clientClassification: 'Importer', ltoNumber: 'LTO-2026-001', testingPurpose: 'Local_Trade', otherTestingPurpose: '', sampleCategory: 'Walk-in',
-        lotBatchNo: lot, sampleSource: 'Cold storage', productionDate: '', expiryDate: '', samplingDate: '', samplerName: 'Bench',
-        samples: ['Beef loin', 'Pork belly'], tests: ['eColi', 'salmonellaSp'], gramPositiveAst: '', gramNegativeAst: '',
-      },
-      new Date(),
-    );
 }
 
 const count = async (query) => Number((await query.count({ n: '*' }).first()).n);
@@ -125,7 +111,7 @@ function halves(ids, most) {
 export async function writesBesideObvious({ settings, instances, root, ours, db, cookies, clientId }) {
   const obvious = await startObvious({ settings, instances, root });
   try {
-    const context = { db, cookies, clientId, payloadOf: await payloadMaker(root) };
+    const context = { db, cookies, clientId, payloadOf: await submissionPayloads(root) };
     const tag = Date.now();
     const rows = [];
 
