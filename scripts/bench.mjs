@@ -57,7 +57,9 @@ console.log(`\n## Both engines\n\n${table(common)}`);
 console.log(JSON.stringify(results));
 
 /** Rows of cells under `header`, in Markdown, as docs/labctl.md quotes them. */
-const markdown = (header, lines) => [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+function markdown(header, lines) {
+  return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
 
 function table(rows) {
   return markdown(
