@@ -89,9 +89,6 @@ export function createApp(options: CreateAppOptions): Koa<AppState> {
   app.use(refuseNulCharacters());
   app.use(loadSession(deps));
   app.use(answerFromCache(deps));
-  const { outbox } = deps;
-  // Every method: GET /check-user sends a reset code.
-  if (outbox) app.use((_ctx, next) => outbox.sendQueuedBy(next));
 
   for (const router of apiRouters(deps)) {
     app.use(router.routes());

@@ -13,7 +13,7 @@ export interface AppDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
-  /** The outbox worker of this process; when given, mail a call queued is sent before it answers. */
+  /** The outbox worker of this process; when given, a code a call e-mailed is sent before it answers (accounts/router.ts). */
   outbox?: Pick<OutboxWorker, 'sendQueuedBy'>;
   /** Sessions and marked lists answered from memory while the data is unchanged (services/readCache.ts). */
   reads?: ReadCache;

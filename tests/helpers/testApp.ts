@@ -32,6 +32,8 @@ export interface TestApp {
   /** Every log line the app wrote (JSON text). */
   logLines: string[];
   deps: AppDeps;
+  /** Sends the mail queued so far, as the server's outbox worker does right after each commit. */
+  sendQueuedMail(): Promise<void>;
   /** A fresh client with no cookies (a new browser). */
   anonymous(): HttpClient;
   /** Creates a verified, active user of `role` and returns a signed-in client for it. */
@@ -110,6 +112,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     config,
     logLines,
     deps,
+    sendQueuedMail: () => outbox.flush(),
     anonymous: () => new HttpClient(url),
     createUser: createTestUser,
     async signedIn(role, overrides) {

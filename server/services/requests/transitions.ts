@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import { analysisRow } from '../../db/analyses.js';
-import { returnedNumber } from '../../db/sql.js';
+import { inChunks, returnedNumber } from '../../db/sql.js';
 import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
 import { refreshProgress } from '../../db/requestProgress.js';
 import { inBatchedTransaction, inTransaction } from '../../db/transaction.js';
@@ -149,7 +149,11 @@ async function createAnalyses(trx: Knex.Transaction, requestId: number): Promise
   const samples = await trx('samples').where('request_id', requestId).orderBy('position').pluck('id');
   const tests = await trx('request_tests').where('request_id', requestId).pluck('test_code');
   const rows = plannedAnalyses(samples.map(Number), tests).map((a) => analysisRow(requestId, a.sampleId, a.testCode));
-  if (rows.length > 0) await trx.batchInsert('analyses', rows, 500);
+  // Plain multi-row inserts: knex's batchInsert opens a savepoint of its own and waits a turn of the
+  // event loop, which cost more than the insert (1.4 ms of a 4.7 ms approval).
+  await inChunks(rows, async (chunk) => {
+    await trx('analyses').insert(chunk);
+  });
 }
 
 /** PENDING_REVIEW -> FOR_TESTING with the next control number of the year and the analyses to do. */

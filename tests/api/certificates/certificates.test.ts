@@ -115,6 +115,7 @@ describe(`certificates of analysis (${databaseKind()})`, () => {
       });
       expect(Number(report.signed_by)).toBe(staff.user.id);
       expect(report.verification_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      await app.sendQueuedMail();
       const actions = await app.db('audit_log').where('request_id', requestId).orderBy('id').pluck('action');
       expect(actions).toEqual(['request.receive', 'report.issue', 'request.release', 'mail.sent']);
     });
