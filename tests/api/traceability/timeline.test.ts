@@ -16,7 +16,11 @@ describe(`request timeline (${databaseKind()})`, () => {
   let requestId: number;
   let rejectedId: number;
 
-  const step = () => app.clock.advanceMinutes(1);
+  // The next minute, once the mail of the step before has left (the outbox worker sends it right after the commit).
+  const step = async () => {
+    await app.sendQueuedMail();
+    app.clock.advanceMinutes(1);
+  };
   const result = (value: string) => ({ standardPlateCount: value, standardPlateCountRemarks: '', standardPlateCountAnalysisDate: null });
 
   beforeAll(async () => {
@@ -42,33 +46,34 @@ describe(`request timeline (${databaseKind()})`, () => {
       return submitted.body.requestId;
     };
     requestId = await submit();
-    step();
+    await step();
     expect((await staff.http.post(`/requests/messages/${requestId}`, { body: 'How were the samples kept?' })).status).toBe(201);
-    step();
+    await step();
     expect((await client.http.post(`/requests/messages/${requestId}`, { body: 'Chilled at 4 °C.' })).status).toBe(201);
-    step();
+    await step();
     expect((await staff.http.put(`/requests/approve/${requestId}`)).status).toBe(200);
-    step();
+    await step();
     expect((await staff.http.post(`/requests/receive/${requestId}`, { receivedAt: '2026-03-16T09:04:00Z', containers: 1, condition: 'acceptable', temperatureC: 3 })).status).toBe(201);
-    step();
+    await step();
     const [sample] = (await staff.http.get(`/request/${requestId}`)).body;
     expect((await tester.http.put(`/microbioTestResults/${sample.sampleId}`, result('1.2 x 10^3'))).status).toBe(200);
-    step();
+    await step();
     expect((await tester.http.put(`/microbioTestResults/${sample.sampleId}`, { ...result('1.3 x 10^3'), standardPlateCountRemarks: 'negative', standardPlateCountAnalysisDate: '2026-03-16' })).status).toBe(200);
-    step();
+    await step();
     // Release is signed with the staff member's password (issue 14).
     expect((await staff.http.put(`/requests/approveRelease/${requestId}`, { password: TEST_PASSWORD })).status).toBe(200);
 
     // A second journey ends in a rejection at release, with the desk's reason.
-    step();
+    await step();
     rejectedId = await submit();
-    step();
+    await step();
     expect((await staff.http.put(`/requests/approve/${rejectedId}`)).status).toBe(200);
-    step();
+    await step();
     const [rejectedSample] = (await staff.http.get(`/request/${rejectedId}`)).body;
     expect((await tester.http.put(`/microbioTestResults/${rejectedSample.sampleId}`, { ...result('9.9 x 10^9'), standardPlateCountRemarks: 'positive', standardPlateCountAnalysisDate: '2026-03-16' })).status).toBe(200);
-    step();
+    await step();
     expect((await staff.http.put(`/requests/reject/${rejectedId}`, { reason: 'Sample container arrived open.' })).status).toBe(200);
+    await app.sendQueuedMail();
   });
   afterAll(() => app?.close());
 
