@@ -28,10 +28,12 @@ describe(`audit trail viewer (${databaseKind()})`, () => {
     ]);
     // Approve both, the second a day later, and reject nothing: three kinds of entries over two days.
     expect((await staff.http.put(`/requests/approve/${seeded[0].requestId}`)).status).toBe(200);
+    await app.sendQueuedMail();
     app.clock.set('2026-03-17T10:00:00.000Z');
     staff = { ...staff, http: (await app.signedIn('staff')).http };
     admin = await app.signedIn('admin');
     expect((await admin.http.put(`/requests/approve/${seeded[1].requestId}`)).status).toBe(200);
+    await app.sendQueuedMail();
     first = { requestId: seeded[0].requestId, controlNumber: '2026-0001' };
   });
   afterAll(() => app?.close());
