@@ -130,6 +130,22 @@ export async function refreshProgress(db: Db, requestIds: Iterable<number>): Pro
   });
 }
 
+/**
+ * Inserts the rows of a request its approval just moved to FOR TESTING, from the tests it ticked and
+ * the result groups of the analyses it planned (none has a result yet): the rows refreshProgress
+ * would compute, without reading back what the approval just wrote. A request in review has no rows.
+ */
+export async function insertApprovedProgress(
+  db: Db,
+  request: { id: number; submission_date: string; due_date: string | null },
+  testCodes: readonly string[],
+  plannedGroups: readonly Group[],
+): Promise<void> {
+  const planned = plannedGroups.map((group) => ({ group, value: null, remark: null, enteredAt: null }));
+  const rows = rowsOf({ ...request, status: 'FOR_TESTING' }, testCodes, planned);
+  if (rows.length) await insertJsonRows(db, 'request_progress', PROGRESS_COLUMNS, rows);
+}
+
 /** Recomputes every row (the migration's backfill, and a repair after bulk changes). */
 export async function rebuildProgress(db: Db): Promise<void> {
   await db('request_progress').delete();

@@ -7,9 +7,10 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import { analysisRow } from '../../db/analyses.js';
+import { isPostgres } from '../../db/knex.js';
 import { inChunks, returnedNumber } from '../../db/sql.js';
 import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
-import { refreshProgress } from '../../db/requestProgress.js';
+import { insertApprovedProgress, refreshProgress } from '../../db/requestProgress.js';
 import { inBatchedTransaction, inTransaction } from '../../db/transaction.js';
 import { can, type Action, type Actor } from '../../domain/policies.js';
 import { formatControlNumber, plannedAnalyses } from '../../domain/requestShape.js';
@@ -46,13 +47,14 @@ export interface TransitionOutcome {
 export interface RequestHead extends MailRequest {
   status: RequestStatus;
   clientUserId: number;
+  dueDate: string | null;
 }
 
 /** Reads the head of a request; 404 when there is none. */
 export async function readRequestHead(db: Knex | Knex.Transaction, requestId: number): Promise<RequestHead> {
   const row = await db('requests')
     .where('id', requestId)
-    .first('id', 'status', 'client_user_id', 'control_number', 'submission_date', 'email_address');
+    .first('id', 'status', 'client_user_id', 'control_number', 'submission_date', 'due_date', 'email_address');
   if (!row) throw notFound(`There is no request ${requestId}.`);
   return {
     requestId: Number(row.id),
@@ -60,6 +62,7 @@ export async function readRequestHead(db: Knex | Knex.Transaction, requestId: nu
     clientUserId: Number(row.client_user_id),
     controlNumber: row.control_number,
     submissionDate: row.submission_date,
+    dueDate: row.due_date ?? null,
     emailAddress: row.email_address,
   };
 }
@@ -71,13 +74,19 @@ const STAMPS: Record<Transition, { by: string; at: string }> = {
   release: { by: 'released_by', at: 'released_at' },
 };
 
-/** A transition's own work, in its transaction: `prepare` before the queues' progress rows are refreshed, `then` after. */
+/** A transition's own work, in its transaction, after the request moved. */
 interface TransitionWork {
-  prepare?: (trx: Knex.Transaction) => Promise<void>;
+  /**
+   * Brings the queues' progress rows of the request up to date, with whatever work they follow
+   * (default: refreshProgress recomputes them from what is stored).
+   */
+  progress?: (trx: Knex.Transaction, head: RequestHead) => Promise<void>;
   then?: (trx: Knex.Transaction, head: RequestHead) => Promise<TransitionOutcome>;
   /**
-   * Shares a transaction and its commit with the same transitions arriving at the same moment, each
-   * in its own savepoint (inBatchedTransaction): for work that waits for nothing outside the database.
+   * On SQLite, shares a transaction and its commit with the same transitions arriving at the same
+   * moment, each in its own savepoint (inBatchedTransaction): for work that waits for nothing outside
+   * the database. PostgreSQL runs them side by side on its pool instead: a batch there would be one
+   * connection's statements in a row, holding its locks until the last of them.
    */
   batched?: boolean;
 }
@@ -97,7 +106,8 @@ async function runTransition(
   work: TransitionWork = {},
 ): Promise<RequestHead> {
   if (!can(actor, ACTIONS[transition])) throw forbidden();
-  const inOwnTransaction = work.batched && !(deps.db as Knex.Transaction).isTransaction ? inBatchedTransaction : inTransaction;
+  const sharesCommit = work.batched && !isPostgres(deps.db) && !(deps.db as Knex.Transaction).isTransaction;
+  const inOwnTransaction = sharesCommit ? inBatchedTransaction : inTransaction;
   return inOwnTransaction(deps.db, async (trx) => {
     const head = await readRequestHead(trx, requestId);
     const check = applyTransition(head.status, transition);
@@ -113,9 +123,8 @@ async function runTransition(
       const fresh = applyTransition((await readRequestHead(trx, requestId)).status, transition);
       throw conflict(fresh.ok ? 'The request changed meanwhile. Please try again.' : fresh.reason);
     }
-    await work.prepare?.(trx);
     // The queues' progress rows follow the new status (and, on approval, the analyses just planned).
-    await refreshProgress(trx, [requestId]);
+    await (work.progress ?? ((t) => refreshProgress(t, [requestId])))(trx, head);
     const { changes = {}, audit = {} } = (await work.then?.(trx, head)) ?? {};
     await recordAudit(trx, deps.clock, {
       actorUserId: actor.id,
@@ -144,25 +153,34 @@ async function nextControlNumber(trx: Knex.Transaction, year: number): Promise<s
   return formatControlNumber(year, returnedNumber(row, 'last_value'));
 }
 
-/** Plans one analysis per sample and ticked test (one multi-row insert). */
-async function createAnalyses(trx: Knex.Transaction, requestId: number): Promise<void> {
-  const samples = await trx('samples').where('request_id', requestId).orderBy('position').pluck('id');
-  const tests = await trx('request_tests').where('request_id', requestId).pluck('test_code');
-  const rows = plannedAnalyses(samples.map(Number), tests).map((a) => analysisRow(requestId, a.sampleId, a.testCode));
+/**
+ * Plans one analysis per sample and ticked test, and the request's queue progress rows from them:
+ * one read of its samples and tests, two inserts (a round trip each counts on PostgreSQL).
+ */
+async function planAnalyses(trx: Knex.Transaction, head: RequestHead): Promise<void> {
+  const { requestId } = head;
+  const both: Array<{ sample_id: number | null; test_code: string | null; position: number | null }> = await trx('samples')
+    .where('request_id', requestId)
+    .select('id as sample_id', trx.raw('null as test_code'), 'position')
+    .unionAll((q) => q.from('request_tests').where('request_id', requestId).select(trx.raw('null'), 'test_code', trx.raw('null')));
+  const samples = both.filter((r) => r.sample_id !== null).sort((a, b) => Number(a.position) - Number(b.position)).map((r) => Number(r.sample_id));
+  const tests = both.flatMap((r) => (r.test_code === null ? [] : [r.test_code]));
+  const planned = plannedAnalyses(samples, tests);
+  const rows = planned.map((a) => analysisRow(requestId, a.sampleId, a.testCode));
   // Plain multi-row inserts: knex's batchInsert opens a savepoint of its own and waits a turn of the
   // event loop, which cost more than the insert (1.4 ms of a 4.7 ms approval).
   await inChunks(rows, async (chunk) => {
     await trx('analyses').insert(chunk);
   });
+  await insertApprovedProgress(trx, { id: requestId, submission_date: head.submissionDate, due_date: head.dueDate }, tests, planned.map((a) => a.group));
 }
 
 /** PENDING_REVIEW -> FOR_TESTING with the next control number of the year and the analyses to do. */
 export async function approveRequest(deps: DeskDeps, actor: Actor, requestId: number, meta: AuditMeta = {}): Promise<{ controlNumber: string }> {
   const mail = (approved: RequestHead) => approvalMail({ ...approved, controlNumber: approved.controlNumber! }, deps.labName);
-  // Batched: approvals of many desks share a commit, and on PostgreSQL a turn of the year's counter row.
   const approved = await runTransition(deps, actor, requestId, 'approve', meta, mail, {
     batched: true,
-    prepare: (trx) => createAnalyses(trx, requestId),
+    progress: planAnalyses,
     // Numbered last: approvals everywhere queue on the year's counter row from here to their commit.
     then: async (trx) => {
       const controlNumber = await nextControlNumber(trx, deps.clock.now().getUTCFullYear());
