@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { isTransientConflict } from './errors.js';
+import { isPostgres } from './knex.js';
 
 /**
  * Runs `work` in a transaction, reusing `db` when it already is one, and retries a few times when the
@@ -94,4 +95,15 @@ async function drain(db: Knex, queue: { items: Queued[]; draining: boolean }): P
     });
   }
   queue.draining = false;
+}
+
+/**
+ * A short write that waits for nothing outside the database, in a transaction of its own or shared:
+ * on SQLite (one connection, an fsync per commit) it shares a commit with the writes arriving at the
+ * same moment (inBatchedTransaction); PostgreSQL runs such writes side by side on its pool, where a
+ * batch would be one connection's statements in a row, holding their row locks until the last.
+ */
+export function inShortWrite<T>(db: Knex | Knex.Transaction, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  const shared = !(db as Knex.Transaction).isTransaction && !isPostgres(db);
+  return shared ? inBatchedTransaction(db as Knex, work) : inTransaction(db, work);
 }

@@ -2,7 +2,7 @@
 // its audit entry. Fee and due date are computed here from the catalog, never taken from the browser.
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
-import { inBatchedTransaction } from '../../db/transaction.js';
+import { inShortWrite } from '../../db/transaction.js';
 import { estimateFee, expectedCompletionDate } from '../../domain/fees.js';
 import type { SubmitRequestInput } from '../../domain/requestPayload.js';
 import { forbidden } from '../../errors.js';
@@ -30,8 +30,7 @@ export async function submitRequest(
   }).total;
   const dueDate = expectedCompletionDate(now.slice(0, 10), input.tests);
 
-  // Batched with concurrent submissions: one commit for all of them (see inBatchedTransaction).
-  return inBatchedTransaction(deps.db, async (trx) => {
+  return inShortWrite(deps.db, async (trx) => {
     // The contact identity comes from the profile, never from the payload (DESIGN.md section 10).
     const profile = await findClientProfile(trx, clientUserId);
     if (!profile) throw forbidden();

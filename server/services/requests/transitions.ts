@@ -7,11 +7,10 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import { analysisRow } from '../../db/analyses.js';
-import { isPostgres } from '../../db/knex.js';
 import { inChunks, returnedNumber } from '../../db/sql.js';
 import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
 import { insertApprovedProgress, refreshProgress } from '../../db/requestProgress.js';
-import { inBatchedTransaction, inTransaction } from '../../db/transaction.js';
+import { inShortWrite, inTransaction } from '../../db/transaction.js';
 import { can, type Action, type Actor } from '../../domain/policies.js';
 import { formatControlNumber, plannedAnalyses } from '../../domain/requestShape.js';
 import { applyTransition, type RequestStatus, type Transition } from '../../domain/requestStatus.js';
@@ -82,13 +81,8 @@ interface TransitionWork {
    */
   progress?: (trx: Knex.Transaction, head: RequestHead) => Promise<void>;
   then?: (trx: Knex.Transaction, head: RequestHead) => Promise<TransitionOutcome>;
-  /**
-   * On SQLite, shares a transaction and its commit with the same transitions arriving at the same
-   * moment, each in its own savepoint (inBatchedTransaction): for work that waits for nothing outside
-   * the database. PostgreSQL runs them side by side on its pool instead: a batch there would be one
-   * connection's statements in a row, holding its locks until the last of them.
-   */
-  batched?: boolean;
+  /** Waits for nothing outside the database: run as a short write (inShortWrite), on SQLite sharing a commit. */
+  short?: boolean;
 }
 
 /**
@@ -106,9 +100,7 @@ async function runTransition(
   work: TransitionWork = {},
 ): Promise<RequestHead> {
   if (!can(actor, ACTIONS[transition])) throw forbidden();
-  const sharesCommit = work.batched && !isPostgres(deps.db) && !(deps.db as Knex.Transaction).isTransaction;
-  const inOwnTransaction = sharesCommit ? inBatchedTransaction : inTransaction;
-  return inOwnTransaction(deps.db, async (trx) => {
+  return (work.short ? inShortWrite : inTransaction)(deps.db, async (trx) => {
     const head = await readRequestHead(trx, requestId);
     const check = applyTransition(head.status, transition);
     if (!check.ok) throw conflict(check.reason);
@@ -179,7 +171,7 @@ async function planAnalyses(trx: Knex.Transaction, head: RequestHead): Promise<v
 export async function approveRequest(deps: DeskDeps, actor: Actor, requestId: number, meta: AuditMeta = {}): Promise<{ controlNumber: string }> {
   const mail = (approved: RequestHead) => approvalMail({ ...approved, controlNumber: approved.controlNumber! }, deps.labName);
   const approved = await runTransition(deps, actor, requestId, 'approve', meta, mail, {
-    batched: true,
+    short: true,
     progress: planAnalyses,
     // Numbered last: approvals everywhere queue on the year's counter row from here to their commit.
     then: async (trx) => {

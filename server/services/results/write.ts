@@ -4,11 +4,10 @@
 // transaction.
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
-import { inBatchedTransaction, inTransaction } from '../../db/transaction.js';
+import { inShortWrite } from '../../db/transaction.js';
 import { enteredResultRow } from '../../db/analyses.js';
 import { applyCountChanges, countsOfRows } from '../../db/reportCounts.js';
 import { refreshProgress } from '../../db/requestProgress.js';
-import { isPostgres } from '../../db/knex.js';
 import { inChunks, lockForUpdate, selectArrays, updateJsonRows } from '../../db/sql.js';
 import { findAnalyte, type Group } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
@@ -233,10 +232,7 @@ export async function writeSampleResults(
 ): Promise<WideResult> {
   const { group, sampleId } = input;
   if (!can(actor, 'results:write', { group })) throw forbidden();
-  // SQLite has one connection and an fsync per commit: saves arriving together share a commit, each
-  // in its savepoint. PostgreSQL runs them side by side on its pool instead.
-  const sharesCommit = !isPostgres(deps.db) && !(deps.db as Knex.Transaction).isTransaction;
-  return (sharesCommit ? inBatchedTransaction : inTransaction)(deps.db, async (trx) => {
+  return inShortWrite(deps.db, async (trx) => {
     const sample = await trx('samples').where('id', sampleId).first('request_id');
     if (!sample) throw notFound(`No sample with id ${sampleId}.`);
     const requestId = Number(sample.request_id);

@@ -32,6 +32,7 @@ describe(`additional information (${databaseKind()})`, () => {
     const mail = await app.mailbox.waitFor(owner.user.email, (m) => m.subject.includes('additional information'));
     expect(mail.text).toContain(question);
     expect(mail.text).toContain(`request ${requestId}`);
+    await app.sendQueuedMail(); // the worker records 'mail.sent' once the mail server took it
 
     const seen = await owner.http.get(path(requestId));
     expect(seen.status).toBe(200);
