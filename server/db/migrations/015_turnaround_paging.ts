@@ -1,27 +1,24 @@
 // The turnaround dashboard a page at a time (issue 22), in two statements that read indexes of the
 // open requests alone (partial indexes: WHERE status IN the open statuses).
 // - The list walks the open requests in urgency order (due date, missing last, then submission and
-//   id) from the cursor on, instead of sorting all of them per call. The index holds status and
-//   due_date too so that SQLite reads the page's ids from the index alone: otherwise it prices a scan
-//   of a partial index like one of the whole table and sorts a status range instead.
+//   id) from the cursor on, instead of sorting all of them per call.
 // - The counts per discipline (open, late, oldest) read the progress rows' index (scope, due key,
-//   submission), not the rows. Progress rows now cover requests in review too: up() adds theirs.
+//   submission, and status so that SQLite counts from the index alone). Progress rows now cover
+//   requests in review too: up() adds theirs.
 // SQLite uses a partial or expression index only for a query that repeats its text, so the service
 // (services/requests/turnaround.ts) writes these expressions and literal statuses the same way.
 import type { Knex } from 'knex';
 import { refreshProgress } from '../requestProgress.js';
-import { refreshStatistics } from '../statistics.js';
 
 const OPEN = "WHERE status IN ('PENDING_REVIEW', 'FOR_TESTING', 'FOR_RELEASE')";
 const INDEXES = {
-  requests_open_urgency_index: `requests (coalesce(due_date, '9999-12-31'), submission_date, id, status, due_date) ${OPEN}`,
+  requests_open_urgency_index: `requests (coalesce(due_date, '9999-12-31'), submission_date, id) ${OPEN}`,
   request_progress_open_index: `request_progress (scope, due_key, submission_date, status) ${OPEN}`,
 };
 
 export async function up(knex: Knex): Promise<void> {
   for (const [name, definition] of Object.entries(INDEXES)) await knex.raw(`CREATE INDEX ${name} ON ${definition}`);
   await refreshProgress(knex, (await knex('requests').where('status', 'PENDING_REVIEW').pluck('id')).map(Number));
-  await refreshStatistics(knex);
 }
 
 export async function down(knex: Knex): Promise<void> {

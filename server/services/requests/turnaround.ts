@@ -57,14 +57,18 @@ async function loads(db: Knex, today: string) {
 
 type Row = { id: number; control_number: string | null; status: string; company_name: string; submission_date: string; due_date: string | null; due_key: string; tests: string | null };
 
-async function pageOfOpenRequests(db: Knex, { limit, after }: TurnaroundPageInput): Promise<Row[]> {
+/** Before every open request: where the first page starts. */
+const START: UrgencyCursor = { dueKey: '', submissionDate: '', id: 0 };
+
+async function pageOfOpenRequests(db: Knex, { limit, after = START }: TurnaroundPageInput): Promise<Row[]> {
+  // The row value says where the page starts. The range on the first key is what SQLite seeks the
+  // index on: without one (the first page) it may read a status range and sort it instead.
   const ids = db('requests as r')
     .select('r.id', db.raw(`${DUE_KEY} as due_key`), 'r.submission_date')
     .whereRaw(isOpen(db, 'r.status'))
+    .whereRaw(`${DUE_KEY} >= ? and (${DUE_KEY}, r.submission_date, r.id) > (?, ?, ?)`, [after.dueKey, after.dueKey, after.submissionDate, after.id])
     .orderByRaw(`${DUE_KEY}, r.submission_date, r.id`)
     .limit(limit + 1);
-  // The row value says where the page starts; the first key alone is what SQLite seeks the index on.
-  if (after) ids.whereRaw(`${DUE_KEY} >= ? and (${DUE_KEY}, r.submission_date, r.id) > (?, ?, ?)`, [after.dueKey, after.dueKey, after.submissionDate, after.id]);
   return db
     .from(ids.as('p'))
     .join('requests as r', 'r.id', 'p.id')
