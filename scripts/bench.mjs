@@ -184,7 +184,7 @@ async function measureServers({ engine, target, db, bases, baselineUrl, out }) {
     [`track, counts (${clientName})`, busyClient, `${clientTrack}/counts`],
     ['audit trail (staff)', staff, '/audit?limit=50&offset=0'],
     ['audit trail, search (staff)', staff, '/audit?limit=50&offset=0&action=results.write'],
-    ['turnaround (staff)', staff, '/requests/turnaround'],
+    ['turnaround (staff)', staff, '/requests/turnaround?limit=50'],
     ['monthly report (staff)', staff, `/api/reports/microbioreport?year=${year}`],
     ...(engine === 'sqlite'
       ? [

@@ -125,6 +125,7 @@ export async function writesBesideObvious({ settings, instances, root, ours, db,
       await quiet(() => submissions(ours, { ...context, lot: `LOT-OURS-${tag}` })),
     ];
     rows.push(row('POST /requests/submitrequest', ...submitted));
+    await refreshProgressOf(root, db, (await db('requests').where('lot_batch_no', `LOT-OBVIOUS-${tag}`).pluck('id')).map(Number));
 
     // Each side approves requests of its own; as bench.mjs, at most 300/s worth of calls.
     const pending = await db('requests').where('status', 'PENDING_REVIEW').orderBy('id').pluck('id');

@@ -1,11 +1,13 @@
-// Per-request progress of the work queues (table request_progress, migration 013): for every request
-// past review, one row per scope it has tests in ('all', each discipline, each chemistry group) with
-// its status, sort keys and how many of the scope's analyses there are, are complete and are
-// positive, and when one was last entered. The queues read a page straight from its
-// (scope, status, finished, sort key) indexes instead of counting analyses per request (correlated
-// subqueries that cost PostgreSQL up to seconds at 50,000 requests). Every writer that changes a
-// request's analyses or status calls refreshProgress in its own transaction, so the rows are exact
-// at every commit: they are recomputed from the analyses, never adjusted by deltas.
+// Per-request progress of the work queues (table request_progress, migration 013): for every request,
+// one row per scope it has tests in ('all', each discipline, each chemistry group) with its status,
+// sort keys and how many of the scope's analyses there are, are complete and are positive, and when
+// one was last entered. The queues read a page straight from its (scope, status, finished, sort key)
+// indexes instead of counting analyses per request (correlated subqueries that cost PostgreSQL up to
+// seconds at 50,000 requests), and the turnaround dashboard counts the open requests of each
+// discipline on them (a request in review has its rows since migration 015). The submission adds a
+// request's rows (progressOfSubmitted), and every writer that changes a request's analyses, status
+// or due date calls refreshProgress in its own transaction, so the rows are exact at every commit:
+// they are recomputed from the analyses, never adjusted by deltas.
 import type { Knex } from 'knex';
 import { DISCIPLINE_GROUPS, disciplineOfGroup, findAnalyte, type Group } from '../domain/catalog.js';
 import { isAnalysisComplete } from '../domain/requestStatus.js';
@@ -95,7 +97,6 @@ const ANALYSIS_COLUMNS = ['request_id', 'result_group', 'value', 'remark', 'ente
 async function progressOf(db: Db, requestIds: readonly number[]): Promise<ProgressRow[]> {
   const requests: Array<{ id: number; status: string; submission_date: string; due_date: string | null }> = await db('requests')
     .whereIn('id', requestIds)
-    .whereNot('status', 'PENDING_REVIEW')
     .select('id', 'status', 'submission_date', 'due_date');
   if (requests.length === 0) return [];
   const ids = requests.map((r) => Number(r.id));
@@ -118,8 +119,7 @@ async function progressOf(db: Db, requestIds: readonly number[]): Promise<Progre
 
 /**
  * Recomputes the progress rows of `requestIds` from their analyses and status, in `db`'s
- * transaction: call it after any change to a request's analyses, status or due date. A request in
- * review has no rows (no queue reads progress before approval).
+ * transaction: call it after any change to a request's analyses, status or due date.
  */
 export async function refreshProgress(db: Db, requestIds: Iterable<number>): Promise<void> {
   const ids = [...new Set(requestIds)].sort((a, b) => a - b);
@@ -131,25 +131,26 @@ export async function refreshProgress(db: Db, requestIds: Iterable<number>): Pro
 }
 
 /**
- * Inserts the rows of a request its approval just moved to FOR TESTING, from the tests it ticked and
- * the result groups of the analyses it planned (none has a result yet): the rows refreshProgress
- * would compute, without reading back what the approval just wrote. A request in review has no rows.
+ * Writes the rows of a request none of whose analyses has a result yet, from its ticked tests and the
+ * result groups of its analyses: a submission's (no analyses yet) or an approval's (just planned),
+ * the approval replacing the rows of its review. The rows refreshProgress would compute, without
+ * reading back what the caller just wrote (each statement is a round trip on PostgreSQL).
  */
-export async function insertApprovedProgress(
+export async function writeProgressWithoutResults(
   db: Db,
-  request: { id: number; submission_date: string; due_date: string | null },
+  request: { id: number; status: string; submission_date: string; due_date: string | null },
   testCodes: readonly string[],
-  plannedGroups: readonly Group[],
+  { plannedGroups = [], replace = false }: { plannedGroups?: readonly Group[]; replace?: boolean } = {},
 ): Promise<void> {
+  if (replace) await db('request_progress').where('request_id', request.id).delete();
   const planned = plannedGroups.map((group) => ({ group, value: null, remark: null, enteredAt: null }));
-  const rows = rowsOf({ ...request, status: 'FOR_TESTING' }, testCodes, planned);
-  if (rows.length) await insertJsonRows(db, 'request_progress', PROGRESS_COLUMNS, rows);
+  await insertJsonRows(db, 'request_progress', PROGRESS_COLUMNS, rowsOf(request, testCodes, planned));
 }
 
 /** Recomputes every row (the migration's backfill, and a repair after bulk changes). */
 export async function rebuildProgress(db: Db): Promise<void> {
   await db('request_progress').delete();
-  const ids: number[] = (await db('requests').whereNot('status', 'PENDING_REVIEW').orderBy('id').pluck('id')).map(Number);
+  const ids: number[] = (await db('requests').orderBy('id').pluck('id')).map(Number);
   await inChunks(ids, async (chunk) => {
     const rows = await progressOf(db, chunk);
     if (rows.length) await insertJsonRows(db, 'request_progress', PROGRESS_COLUMNS, rows);

@@ -131,6 +131,11 @@ export function disciplineOfGroup(group: Group): Discipline {
   return group === 'microbio' ? 'microbio' : group === 'molBio' ? 'molbio' : 'chem';
 }
 
+/** The discipline testing a family (every group of a family is one discipline's). */
+export function disciplineOfFamily(family: Family): Discipline {
+  return disciplineOfGroup(analytesOfFamily(family)[0].group);
+}
+
 export const FAMILY_LABELS: Record<Family, string> = {
   microbio: 'Microbiological',
   chem: 'Chemical',

@@ -1,5 +1,6 @@
-// The turnaround dashboard (issue 15): open requests by age and due date, late ones first, and the
-// load per discipline. Pure date maths on calendar days (UTC, as due dates are stored).
+// The turnaround dashboard (issues 15 and 22): open requests by age and due date, late ones first, a
+// page at a time, and the load per discipline. Pure date maths on calendar days (UTC, as due dates
+// are stored).
 import { FAMILIES, FAMILY_LABELS, type Family } from './catalog.js';
 import type { RequestStatus } from './requestStatus.js';
 
@@ -33,7 +34,20 @@ export interface Turnaround {
   /** The day the figures are for (YYYY-MM-DD). */
   today: string;
   disciplines: DisciplineLoad[];
+  /** A page of the open requests, in urgency order. */
   requests: TurnaroundRequest[];
+}
+
+/**
+ * Where a page of the open requests ended, in urgency order: by due date (a missing one last), then
+ * submission, then id. A late request is due before any on time, and the more days late the earlier,
+ * so the latest come first.
+ */
+export interface UrgencyCursor {
+  /** The due date, or 9999-12-31 without one. */
+  dueKey: string;
+  submissionDate: string;
+  id: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -47,13 +61,6 @@ export function ageInDays(submissionIso: string, today: string): number {
 /** Days past `dueDate` on `today`: the due day itself is not late. */
 export function daysLate(dueDate: string | null, today: string): number {
   return dueDate ? Math.max(0, dayNumber(today) - dayNumber(dueDate)) : 0;
-}
-
-/** Late first (most late first), then by due date, then the oldest submission. */
-export function compareUrgency(a: TurnaroundRequest, b: TurnaroundRequest): number {
-  if (a.daysLate !== b.daysLate) return b.daysLate - a.daysLate;
-  if (a.dueDate !== b.dueDate) return a.dueDate === null ? 1 : b.dueDate === null ? -1 : a.dueDate < b.dueDate ? -1 : 1;
-  return a.submissionDate < b.submissionDate ? -1 : a.submissionDate > b.submissionDate ? 1 : a.requestId - b.requestId;
 }
 
 /** Every discipline in catalog order, with zeros for one without open requests. */

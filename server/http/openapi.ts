@@ -14,6 +14,7 @@ import { PageQuery } from '../domain/paging.js';
 import { ReportQuery } from './reports/router.js';
 import { MessageInput } from './requests/desk.js';
 import { CountsQuery, QueueQuery } from './requests/queue.js';
+import { TurnaroundQuery } from './requests/traceability.js';
 import { BatchQuery } from './results/router.js';
 
 interface OperationDoc {
@@ -90,7 +91,10 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /requests/receipt/:requestId': { summary: 'How the samples of a request arrived (the desk and the owning client).' },
   'GET /requests/labels/:requestId': { summary: 'The sample labels of an approved request as a PDF (desk).' },
   'GET /requests/timeline/:requestId': { summary: 'Every event of a request in order (the owning client without lab-only entries).' },
-  'GET /requests/turnaround': { summary: 'Open requests per discipline by age and due date, late ones first (desk).' },
+  'GET /requests/turnaround': {
+    summary: 'The open requests per discipline, and a keyset page of them by age and due date, late ones first, with X-Total-Count and Link rel="next" (desk).',
+    query: TurnaroundQuery,
+  },
   'GET /audit': { summary: 'The audit trail filtered by user, request, action and dates, paged; ?format=csv exports it (desk).' },
 };
 

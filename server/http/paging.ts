@@ -1,6 +1,7 @@
 // Paging of the request lists: `?limit=` and `?offset=` checked with zod, the page's rows as the JSON
 // array body (the shape SPEC section 7 gives these lists), and where the page sits in headers:
-// X-Total-Count (rows in the whole list) and, while rows remain, a Link to the next page (RFC 8288).
+// X-Total-Count (rows in the whole list) and, while rows remain, a Link to the next page (RFC 8288),
+// which for a keyset-paged list is the same call with the cursor `after` its last row.
 import { PagedQuery, PageQuery } from '../domain/paging.js';
 import type { Page, PageRequest } from '../services/requests/lists.js';
 import { parseInput } from '../validation.js';
@@ -19,4 +20,11 @@ export function answerPage<T>(ctx: AppContext, asked: PageRequest, page: Page<T>
     ctx.set('Link', `<${ctx.path}?${new URLSearchParams({ limit: String(asked.limit), offset: String(next) })}>; rel="next"`);
   }
   ctx.body = page.rows;
+}
+
+/** Link rel="next": this call again with `after` (a keyset cursor) instead of its own. */
+export function linkNextAfter(ctx: AppContext, after: string): void {
+  const params = new URLSearchParams(ctx.querystring);
+  params.set('after', after);
+  ctx.set('Link', `<${ctx.path}?${params}>; rel="next"`);
 }

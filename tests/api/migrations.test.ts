@@ -3,7 +3,7 @@ import { migrateLatest, migrateRollback, migrationStatus } from '../../server/db
 import { migrationSource } from '../../server/db/migrations/index.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
 
-const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions'];
+const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging'];
 
 const TABLES = [
   'users', 'clients', 'requests', 'request_tests', 'samples', 'analyses', 'request_messages', 'audit_log',
@@ -77,6 +77,15 @@ describe(`migrations (${databaseKind()})`, () => {
     expect(await database.db.schema.hasTable('report_withdrawals')).toBe(false);
     expect(await migrateLatest(database.db)).toEqual(['009_client_address_withdrawals']);
     expect(await existing()).toEqual(TABLES);
+  });
+
+  it('015_turnaround_paging adds the indexes of the open requests and takes them away again', async () => {
+    const openIndexes = async () => [...(await indexesOfRequests()), ...(await indexesOf('request_progress'))].filter((name) => name.includes('_open_')).sort();
+    expect(await openIndexes()).toEqual(['request_progress_open_index', 'requests_open_urgency_index']);
+    await database.db.migrate.down({ migrationSource, name: '015_turnaround_paging' });
+    expect(await openIndexes()).toEqual([]);
+    expect(await migrateLatest(database.db)).toEqual(['015_turnaround_paging']);
+    expect(await openIndexes()).toHaveLength(2);
   });
 
   it('enforces unique e-mails and foreign keys', async () => {

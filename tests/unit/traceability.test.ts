@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { auditCsv, AuditFilter, dayAfter, requestFilterOf, userFilterOf } from '../../server/domain/auditTrail.js';
 import { describeReceipt, isTooWarm, ReceiptInput, receiptFlags } from '../../server/domain/reception.js';
 import { buildTimeline, describeResult, type AuditRecord } from '../../server/domain/timeline.js';
-import { ageInDays, compareUrgency, daysLate, disciplineLoads, type TurnaroundRequest } from '../../server/domain/turnaround.js';
+import { disciplineOfFamily, FAMILIES } from '../../server/domain/catalog.js';
+import { ageInDays, daysLate, disciplineLoads } from '../../server/domain/turnaround.js';
 
 describe('reception rules', () => {
   it('flags a temperature above the 10 °C microbiology limit, not at it', () => {
@@ -84,11 +85,8 @@ describe('turnaround maths', () => {
     expect(daysLate(null, '2026-03-03')).toBe(0);
   });
 
-  it('puts the latest first, then by due date, requests without one last', () => {
-    const r = (requestId: number, dueDate: string | null, late: number): TurnaroundRequest => ({
-      requestId, controlNumber: null, status: 'FOR_TESTING', companyName: '', submissionDate: '2026-03-01', dueDate, families: [], ageDays: 0, daysLate: late,
-    });
-    expect([r(1, null, 0), r(2, '2026-03-10', 0), r(3, '2026-03-01', 5), r(4, '2026-03-02', 4), r(5, '2026-03-05', 0)].sort(compareUrgency).map((x) => x.requestId)).toEqual([3, 4, 5, 2, 1]);
+  it('lists every discipline in catalog order, with zeros for one without open requests', () => {
     expect(disciplineLoads([{ family: 'chem', open: 2, late: 1, oldest: 'x' }]).map((d) => [d.family, d.open])).toEqual([['microbio', 0], ['chem', 2], ['molBio', 0]]);
+    expect(FAMILIES.map(disciplineOfFamily)).toEqual(['microbio', 'chem', 'molbio']);
   });
 });

@@ -156,3 +156,8 @@ export async function putText(path: string, body?: unknown, signal?: AbortSignal
 export async function deleteJson<T>(path: string, signal?: AbortSignal): Promise<T> {
   return readJson<T>(await request('DELETE', path, { signal }));
 }
+
+/** The path of the next page a keyset-paged answer names in its Link rel="next", or null on the last page. */
+export function nextPageOf(response: Response): string | null {
+  return /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('Link') ?? '')?.[1] ?? null;
+}

@@ -5,7 +5,7 @@
 import type { QueueName, QueueRow } from '../../server/domain/queue.js';
 import type { RequestStatus } from '../../server/domain/requestStatus.js';
 import type { AnalysisRecord, Remark } from '../../server/domain/resultShape.js';
-import { getJson, putJson, request, segment, withQuery, type QueryParams } from './http.js';
+import { getJson, nextPageOf, putJson, request, segment, withQuery, type QueryParams } from './http.js';
 
 export type { QueueRow };
 
@@ -23,9 +23,7 @@ export function queuePath(name: QueueName | { client: string | number }, params:
 
 export async function getQueuePage(path: string, signal?: AbortSignal): Promise<QueuePage> {
   const response = await request('GET', path, { signal });
-  const rows = (await response.json()) as QueueRow[];
-  const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('Link') ?? '')?.[1] ?? null;
-  return { rows, next };
+  return { rows: (await response.json()) as QueueRow[], next: nextPageOf(response) };
 }
 
 /** GET requests/queue/client/{userId}/counts: requests per status (of those the search `q` finds). */

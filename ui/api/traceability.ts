@@ -5,7 +5,7 @@
 import type { AuditRecord, TimelineEvent } from '../../server/domain/timeline.js';
 import type { Receipt, ReceiptCondition } from '../../server/domain/reception.js';
 import type { Turnaround } from '../../server/domain/turnaround.js';
-import { getJson, postJson, request, segment, withQuery, type QueryParams } from './http.js';
+import { getJson, nextPageOf, postJson, request, segment, withQuery, type QueryParams } from './http.js';
 
 export type { AuditRecord, Receipt, TimelineEvent, Turnaround };
 
@@ -56,6 +56,16 @@ export async function listAudit(query: AuditQuery, limit: number, offset: number
 /** Where the browser downloads the filtered trail as CSV. */
 export const auditCsvUrl = (query: AuditQuery) => withQuery('/audit', { ...query, format: 'csv' });
 
-export function getTurnaround(signal?: AbortSignal): Promise<Turnaround> {
-  return getJson<Turnaround>('/requests/turnaround', signal);
+export interface TurnaroundPage {
+  turnaround: Turnaround;
+  /** Open requests in all. */
+  total: number;
+  /** The path of the next page of open requests; null on the last one. */
+  next: string | null;
+}
+
+/** The turnaround dashboard with its first page of open requests, or the page at `path` (a `next`). */
+export async function getTurnaround(path = '/requests/turnaround', signal?: AbortSignal): Promise<TurnaroundPage> {
+  const response = await request('GET', path, { signal });
+  return { turnaround: (await response.json()) as Turnaround, total: Number(response.headers.get('X-Total-Count') ?? 0), next: nextPageOf(response) };
 }

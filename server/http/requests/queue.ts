@@ -24,21 +24,27 @@ import { clientStatusCounts, listClientQueue, listQueue, type QueueInput } from 
 import { parseInput } from '../../validation.js';
 import type { AppContext, AppDeps, AppRouter } from '../context.js';
 import { requireUser } from '../guards.js';
+import { linkNextAfter } from '../paging.js';
 import { decodeCursor, encodeCursor } from '../queueCursor.js';
 import { cachedRead } from '../middleware/cachedRead.js';
 import { ANY_DATA, requestsIn } from '../../services/readCache.js';
 
 const SearchText = z.string('must be text').trim().max(100, 'use at most 100 characters').optional();
 
+/** `limit` of a keyset-paged list (the queues, the turnaround dashboard). */
+export const KeysetLimit = z.coerce
+  .number('must be a number')
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(QUEUE_MAX_PAGE_SIZE, `must be at most ${QUEUE_MAX_PAGE_SIZE}`)
+  .default(QUEUE_PAGE_SIZE);
+/** `after`: the cursor of the page before, as a Link rel="next" carries it. */
+export const KeysetAfter = z.string('must be a cursor').max(200, 'is not a cursor of this list').optional();
+
 export const QueueQuery = z
   .strictObject({
-    limit: z.coerce
-      .number('must be a number')
-      .int('must be a whole number')
-      .min(1, 'must be at least 1')
-      .max(QUEUE_MAX_PAGE_SIZE, `must be at most ${QUEUE_MAX_PAGE_SIZE}`)
-      .default(QUEUE_PAGE_SIZE),
-    after: z.string('must be a cursor').max(200, 'is not a cursor of this list').optional(),
+    limit: KeysetLimit,
+    after: KeysetAfter,
     q: SearchText,
     discipline: z.enum(DISCIPLINES, `must be one of ${DISCIPLINES.join(', ')}`).optional(),
     status: z.enum(REQUEST_STATUSES, `must be one of ${REQUEST_STATUSES.join(', ')}`).optional(),
@@ -80,11 +86,7 @@ function answer(ctx: AppContext, list: string, input: QueueInput, format: Parsed
     ctx.body = queueCsv(page.rows);
     return;
   }
-  if (page.next) {
-    const params = new URLSearchParams(ctx.querystring);
-    params.set('after', encodeCursor(input.sort, page.next));
-    ctx.set('Link', `<${ctx.path}?${params}>; rel="next"`);
-  }
+  if (page.next) linkNextAfter(ctx, encodeCursor(input.sort, page.next));
   ctx.body = page.rows;
 }
 

@@ -1,6 +1,9 @@
 // Traceability calls of issue 15: sample reception, the receipt as the client reads it, printable
-// labels and a request's timeline.
+// labels, a request's timeline and the turnaround dashboard (a keyset page of the open requests at a
+// time, issue 22: X-Total-Count and Link rel="next" as the work queues give them).
+import { z } from 'zod';
 import { ReceiptInput } from '../../domain/reception.js';
+import { OPEN_REQUEST_STATUSES, type UrgencyCursor } from '../../domain/turnaround.js';
 import { sampleLabels } from '../../services/requests/labels.js';
 import { findReceipt, recordReceipt } from '../../services/requests/reception.js';
 import { requestTimeline } from '../../services/requests/timeline.js';
@@ -9,7 +12,24 @@ import { parseInput } from '../../validation.js';
 import type { AppDeps, AppRouter } from '../context.js';
 import { authorize, requireUser } from '../guards.js';
 import { cachedRead } from '../middleware/cachedRead.js';
+import { linkNextAfter } from '../paging.js';
+import { decodeKeyset, encodeKeyset } from '../queueCursor.js';
+import { requestsIn } from '../../services/readCache.js';
 import { authorizeRequestRead, RequestIdParams } from './client.js';
+import { KeysetAfter, KeysetLimit } from './queue.js';
+
+const URGENCY = 'urgency';
+
+export const TurnaroundQuery = z.strictObject({
+  limit: KeysetLimit,
+  after: KeysetAfter.transform((text, ctx): UrgencyCursor | undefined => {
+    if (text === undefined) return undefined;
+    const decoded = decodeKeyset(text, 2);
+    if (decoded?.order === URGENCY) return { dueKey: decoded.keys[0], submissionDate: decoded.keys[1], id: decoded.id };
+    ctx.addIssue({ code: 'custom', message: 'is not a cursor of this list' });
+    return z.NEVER;
+  }),
+});
 
 export function traceabilityRoutes(router: AppRouter, deps: AppDeps): void {
   router.post('/requests/receive/:requestId', async (ctx) => {
@@ -41,8 +61,13 @@ export function traceabilityRoutes(router: AppRouter, deps: AppDeps): void {
     ctx.body = await requestTimeline(deps.db, requireUser(ctx), requestId);
   });
 
-  router.get('/requests/turnaround', cachedRead(deps), async (ctx) => {
+  // Computed again only when an open request changed (the day is part of every cached answer's key).
+  router.get('/requests/turnaround', cachedRead(deps, requestsIn(OPEN_REQUEST_STATUSES)), async (ctx) => {
     const user = authorize(ctx, 'request:review');
-    ctx.body = await turnaround(deps.db, user, deps.clock.now().toISOString().slice(0, 10));
+    const page = parseInput(TurnaroundQuery, ctx.query);
+    const { turnaround: body, total, next } = await turnaround(deps.db, user, deps.clock.now().toISOString().slice(0, 10), page);
+    ctx.set('X-Total-Count', String(total));
+    if (next) linkNextAfter(ctx, encodeKeyset(URGENCY, [next.dueKey, next.submissionDate], next.id));
+    ctx.body = body;
   });
 }

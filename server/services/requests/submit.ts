@@ -1,7 +1,9 @@
 // A client's submission: the request, its samples and ticked tests, stored in one transaction with
-// its audit entry. Fee and due date are computed here from the catalog, never taken from the browser.
+// its audit entry and progress rows. Fee and due date are computed here from the catalog, never
+// taken from the browser.
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
+import { writeProgressWithoutResults } from '../../db/requestProgress.js';
 import { inShortWrite } from '../../db/transaction.js';
 import { estimateFee, expectedCompletionDate } from '../../domain/fees.js';
 import type { SubmitRequestInput } from '../../domain/requestPayload.js';
@@ -66,6 +68,7 @@ export async function submitRequest(
     const requestId = Number(row.id);
 
     await trx('request_tests').insert(input.tests.map((code) => ({ request_id: requestId, test_code: code })));
+    await writeProgressWithoutResults(trx, { ...row, id: requestId }, input.tests);
     const samples: SampleRow[] = await trx('samples')
       .insert(input.samples.map((description, i) => ({ request_id: requestId, position: i + 1, sample_type_description: description })))
       .returning(SAMPLE_COLUMNS);

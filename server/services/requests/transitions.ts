@@ -9,7 +9,7 @@ import { isoNow } from '../../clock.js';
 import { analysisRow } from '../../db/analyses.js';
 import { inChunks, returnedNumber } from '../../db/sql.js';
 import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
-import { insertApprovedProgress, refreshProgress } from '../../db/requestProgress.js';
+import { refreshProgress, writeProgressWithoutResults } from '../../db/requestProgress.js';
 import { inShortWrite, inTransaction } from '../../db/transaction.js';
 import { can, type Action, type Actor } from '../../domain/policies.js';
 import { formatControlNumber, plannedAnalyses } from '../../domain/requestShape.js';
@@ -147,7 +147,7 @@ async function nextControlNumber(trx: Knex.Transaction, year: number): Promise<s
 
 /**
  * Plans one analysis per sample and ticked test, and the request's queue progress rows from them:
- * one read of its samples and tests, two inserts (a round trip each counts on PostgreSQL).
+ * one read of its samples and tests, then writes (a round trip each counts on PostgreSQL).
  */
 async function planAnalyses(trx: Knex.Transaction, head: RequestHead): Promise<void> {
   const { requestId } = head;
@@ -164,7 +164,8 @@ async function planAnalyses(trx: Knex.Transaction, head: RequestHead): Promise<v
   await inChunks(rows, async (chunk) => {
     await trx('analyses').insert(chunk);
   });
-  await insertApprovedProgress(trx, { id: requestId, submission_date: head.submissionDate, due_date: head.dueDate }, tests, planned.map((a) => a.group));
+  const request = { id: requestId, status: 'FOR_TESTING', submission_date: head.submissionDate, due_date: head.dueDate };
+  await writeProgressWithoutResults(trx, request, tests, { plannedGroups: planned.map((a) => a.group), replace: true });
 }
 
 /** PENDING_REVIEW -> FOR_TESTING with the next control number of the year and the analyses to do. */

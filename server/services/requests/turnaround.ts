@@ -1,57 +1,104 @@
-// The turnaround dashboard's reads (issue 15): one aggregate query for the load per discipline and
-// one list query for the open requests, ordered late first in the domain.
+// The turnaround dashboard's reads (issues 15 and 22), two statements whatever the number of open
+// requests. The load per discipline is counted on the open requests' progress rows (one per request
+// and discipline it has tests of, and one 'all' row: the total), from an index of the open rows alone.
+// The list is a keyset page in urgency order: its inner query walks migration 015's partial index
+// from the cursor on and takes limit + 1 ids (the extra one says whether a next page exists); the
+// outer query adds what the screen shows for those rows only.
 import type { Knex } from 'knex';
-import { ANALYTES, FAMILIES } from '../../domain/catalog.js';
+import { disciplineOfFamily, FAMILIES } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
 import { familiesOf } from '../../domain/requestShape.js';
-import { ageInDays, compareUrgency, daysLate, disciplineLoads, OPEN_REQUEST_STATUSES, type Turnaround } from '../../domain/turnaround.js';
-import { forbidden } from '../../errors.js';
+import { ageInDays, daysLate, disciplineLoads, OPEN_REQUEST_STATUSES, type Turnaround, type UrgencyCursor } from '../../domain/turnaround.js';
+import { NO_DUE_DATE } from '../../db/requestProgress.js';
 import { joinedValues } from '../../db/sql.js';
+import { forbidden } from '../../errors.js';
 
-/** SQL naming the family of `t.test_code`, from the catalog (constants, inlined and quoted by knex). */
-function familyCase(db: Knex): string {
-  const arms = FAMILIES.map((f) => {
-    const codes = ANALYTES.filter((a) => a.family === f).map((a) => a.code);
-    return db.raw(`WHEN t.test_code IN (${codes.map(() => '?').join(', ')}) THEN ?`, [...codes, f]).toQuery();
-  });
-  return `CASE ${arms.join(' ')} END`;
+export interface TurnaroundPageInput {
+  limit: number;
+  after?: UrgencyCursor;
 }
 
-export async function turnaround(db: Knex, actor: Actor, today: string): Promise<Turnaround> {
-  if (!can(actor, 'request:review')) throw forbidden();
-  const family = familyCase(db);
-  const [counts, rows] = await Promise.all([
-    db('requests as r')
-      .join('request_tests as t', 't.request_id', 'r.id')
-      .whereIn('r.status', OPEN_REQUEST_STATUSES)
-      .groupBy(db.raw(family))
-      .select(
-        db.raw(`${family} as family`),
-        db.raw('count(distinct r.id) as open_count'),
-        db.raw('count(distinct case when r.due_date < ? then r.id end) as late', [today]),
-        db.raw('min(r.submission_date) as oldest'),
-      ),
-    db('requests as r')
-      .whereIn('r.status', OPEN_REQUEST_STATUSES)
-      .select('r.id', 'r.control_number', 'r.status', 'r.company_name', 'r.submission_date', 'r.due_date', db('request_tests as t').select(joinedValues(db, 't.test_code')).whereRaw('t.request_id = r.id').as('tests')),
-  ]);
-  const requests = rows
-    .map((r) => ({
-      requestId: Number(r.id),
-      controlNumber: r.control_number,
-      status: r.status as RequestStatus,
-      companyName: r.company_name,
-      submissionDate: r.submission_date,
-      dueDate: r.due_date,
-      families: familiesOf(String(r.tests ?? '').split(',')),
-      ageDays: ageInDays(r.submission_date, today),
-      daysLate: daysLate(r.due_date, today),
-    }))
-    .sort(compareUrgency);
+export interface TurnaroundPage {
+  turnaround: Turnaround;
+  /** Open requests in all. */
+  total: number;
+  /** The cursor of the next page; absent on the last page. */
+  next?: UrgencyCursor;
+}
+
+/** The urgency key as migration 015 indexes it. */
+const DUE_KEY = `coalesce(r.due_date, '${NO_DUE_DATE}')`;
+
+/**
+ * `column IN (the open statuses)` with the statuses written out: SQLite uses a partial index only when
+ * the query repeats its WHERE term, which a bound value does not.
+ */
+const isOpen = (db: Knex, column: string) => db.raw(`${column} in (${OPEN_REQUEST_STATUSES.map(() => '?').join(', ')})`, OPEN_REQUEST_STATUSES).toQuery();
+
+const ALL = 'all';
+
+/** Open, late and the oldest submission per discipline, and the open requests in all ('all'). */
+async function loads(db: Knex, today: string) {
+  const rows: Array<{ scope: string; open_count: number | string; late: number | string; oldest: string }> = await db('request_progress')
+    .whereRaw(isOpen(db, 'status'))
+    .whereIn('scope', [ALL, ...FAMILIES.map(disciplineOfFamily)])
+    .groupBy('scope')
+    .select('scope', db.raw('count(*) as open_count'), db.raw('sum(case when due_key < ? then 1 else 0 end) as late', [today]), db.raw('min(submission_date) as oldest'));
+  const byScope = new Map(rows.map((r) => [r.scope, { open: Number(r.open_count), late: Number(r.late), oldest: r.oldest }]));
   return {
-    today,
-    disciplines: disciplineLoads((counts as Array<{ family: string; open_count: number | string; late: number | string; oldest: string | null }>).map((c) => ({ family: String(c.family), open: Number(c.open_count), late: Number(c.late), oldest: c.oldest ?? null }))),
-    requests,
+    total: byScope.get(ALL)?.open ?? 0,
+    disciplines: disciplineLoads(FAMILIES.flatMap((family) => {
+      const counts = byScope.get(disciplineOfFamily(family));
+      return counts ? [{ family, ...counts }] : [];
+    })),
+  };
+}
+
+type Row = { id: number; control_number: string | null; status: string; company_name: string; submission_date: string; due_date: string | null; due_key: string; tests: string | null };
+
+/** Before every open request: where the first page starts. */
+const START: UrgencyCursor = { dueKey: '', submissionDate: '', id: 0 };
+
+async function pageOfOpenRequests(db: Knex, { limit, after = START }: TurnaroundPageInput): Promise<Row[]> {
+  // The row value says where the page starts. The range on the first key is what SQLite seeks the
+  // index on: without one (the first page) it may read a status range and sort it instead.
+  const ids = db('requests as r')
+    .select('r.id', db.raw(`${DUE_KEY} as due_key`), 'r.submission_date')
+    .whereRaw(isOpen(db, 'r.status'))
+    .whereRaw(`${DUE_KEY} >= ? and (${DUE_KEY}, r.submission_date, r.id) > (?, ?, ?)`, [after.dueKey, after.dueKey, after.submissionDate, after.id])
+    .orderByRaw(`${DUE_KEY}, r.submission_date, r.id`)
+    .limit(limit + 1);
+  return db
+    .from(ids.as('p'))
+    .join('requests as r', 'r.id', 'p.id')
+    .select('r.id', 'r.control_number', 'r.status', 'r.company_name', 'r.submission_date', 'r.due_date', 'p.due_key')
+    .select(db('request_tests as t').select(joinedValues(db, 't.test_code')).whereRaw('t.request_id = r.id').as('tests'))
+    .orderBy(['p.due_key', 'p.submission_date', 'p.id']);
+}
+
+export async function turnaround(db: Knex, actor: Actor, today: string, page: TurnaroundPageInput): Promise<TurnaroundPage> {
+  if (!can(actor, 'request:review')) throw forbidden();
+  const [{ total, disciplines }, rows] = await Promise.all([loads(db, today), pageOfOpenRequests(db, page)]);
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    turnaround: {
+      today,
+      disciplines,
+      requests: shown.map((r) => ({
+        requestId: Number(r.id),
+        controlNumber: r.control_number,
+        status: r.status as RequestStatus,
+        companyName: r.company_name,
+        submissionDate: r.submission_date,
+        dueDate: r.due_date,
+        families: familiesOf(String(r.tests ?? '').split(',')),
+        ageDays: ageInDays(r.submission_date, today),
+        daysLate: daysLate(r.due_date, today),
+      })),
+    },
+    total,
+    ...(rows.length > page.limit && last ? { next: { dueKey: last.due_key, submissionDate: last.submission_date, id: Number(last.id) } } : {}),
   };
 }

@@ -1,29 +1,46 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRequests } from '../../../fixtures/requests.js';
+import { refreshProgress } from '../../../server/db/requestProgress.js';
+import type { Turnaround } from '../../../server/domain/turnaround.js';
+import type { HttpClient, HttpResponse } from '../../helpers/httpClient.js';
 import { startTestApp, type TestApp } from '../../helpers/testApp.js';
 import { databaseKind } from '../../helpers/testDatabase.js';
 
+const nextLink = (res: HttpResponse) => /^<([^>]+)>; rel="next"$/.exec(res.headers.get('Link') ?? '')?.[1];
+const cursor = (parts: unknown[]) => Buffer.from(JSON.stringify(parts)).toString('base64url');
+
 describe(`turnaround dashboard (${databaseKind()})`, () => {
   let app: TestApp;
+  let staff: HttpClient;
+  let clientUserId: number;
   beforeAll(async () => {
     app = await startTestApp();
     app.clock.set('2026-03-20T09:00:00.000Z');
+    staff = (await app.signedIn('staff')).http;
+    clientUserId = (await app.createUser('client')).id;
   });
   afterAll(() => app?.close());
 
-  it('counts open requests and late ones per discipline, and lists them late first', async () => {
-    const client = await app.createUser('client');
-    const seeded = await insertRequests(app.db, [
-      { clientUserId: client.id, tests: ['eColi', 'dog'], status: 'FOR_TESTING', submissionDate: '2026-03-02T08:00:00.000Z' },
-      { clientUserId: client.id, tests: ['betaLactams'], status: 'FOR_RELEASE', submissionDate: '2026-03-10T08:00:00.000Z' },
-      { clientUserId: client.id, tests: ['eColi'], submissionDate: '2026-03-19T08:00:00.000Z' },
-      { clientUserId: client.id, tests: ['eColi'], status: 'RELEASED' },
-    ]);
-    const due = ['2026-03-11', '2026-03-20', '2026-03-30'];
-    for (const [i, d] of due.entries()) await app.db('requests').where('id', seeded[i].requestId).update({ due_date: d });
+  /** Sets due dates as a writer would, with the progress rows the counts read. */
+  async function setDueDates(dues: Array<[number, string | null]>): Promise<void> {
+    for (const [id, due] of dues) await app.db('requests').where('id', id).update({ due_date: due });
+    await refreshProgress(app.db, dues.map(([id]) => id));
+  }
 
-    const { http } = await app.signedIn('staff');
-    const res = await http.get('/requests/turnaround');
+  // The first test's open requests, which the paging test lists with its own.
+  let earlier: number[] = [];
+
+  it('counts open requests and late ones per discipline, and lists them late first', async () => {
+    const seeded = await insertRequests(app.db, [
+      { clientUserId, tests: ['eColi', 'dog'], status: 'FOR_TESTING', submissionDate: '2026-03-02T08:00:00.000Z' },
+      { clientUserId, tests: ['betaLactams'], status: 'FOR_RELEASE', submissionDate: '2026-03-10T08:00:00.000Z' },
+      { clientUserId, tests: ['eColi'], submissionDate: '2026-03-19T08:00:00.000Z' },
+      { clientUserId, tests: ['eColi'], status: 'RELEASED' },
+    ]);
+    earlier = seeded.slice(0, 3).map((s) => s.requestId);
+    await setDueDates([[earlier[0], '2026-03-11'], [earlier[1], '2026-03-20'], [earlier[2], '2026-03-30']]);
+
+    const res = await staff.get('/requests/turnaround');
     expect(res.status).toBe(200);
     expect(res.body.today).toBe('2026-03-20');
     expect(res.body.disciplines).toEqual([
@@ -32,10 +49,65 @@ describe(`turnaround dashboard (${databaseKind()})`, () => {
       { family: 'molBio', label: 'Molecular Biology', open: 1, late: 1, oldestSubmission: '2026-03-02T08:00:00.000Z' },
     ]);
     expect(res.body.requests.map((r: { requestId: number; ageDays: number; daysLate: number; families: string[] }) => [r.requestId, r.ageDays, r.daysLate, r.families])).toEqual([
-      [seeded[0].requestId, 18, 9, ['microbio', 'molBio']],
-      [seeded[1].requestId, 10, 0, ['chem']],
-      [seeded[2].requestId, 1, 0, ['microbio']],
+      [earlier[0], 18, 9, ['microbio', 'molBio']],
+      [earlier[1], 10, 0, ['chem']],
+      [earlier[2], 1, 0, ['microbio']],
     ]);
+    expect(res.headers.get('X-Total-Count')).toBe('3');
+    expect(res.headers.get('Link')).toBeNull();
+  });
+
+  it('pages through every open request in urgency order: most days late first, then due date, submission and id, no due date last', async () => {
+    const [mostLate, earlierSubmitted, sameSubmission, noDueDate, pending] = (
+      await insertRequests(app.db, [
+        { clientUserId, tests: ['salmonellaSp'], status: 'FOR_TESTING', submissionDate: '2026-02-20T08:00:00.000Z' },
+        { clientUserId, tests: ['chloramphenicol'], status: 'FOR_RELEASE', submissionDate: '2026-03-01T08:00:00.000Z' },
+        { clientUserId, tests: ['cat'], status: 'FOR_TESTING', submissionDate: '2026-03-02T08:00:00.000Z' },
+        { clientUserId, tests: ['eColi'], status: 'FOR_TESTING', submissionDate: '2026-01-05T08:00:00.000Z' },
+        { clientUserId, tests: ['betaLactams'], submissionDate: '2026-03-18T08:00:00.000Z' },
+      ])
+    ).map((s) => s.requestId);
+    await setDueDates([[mostLate, '2026-03-01'], [earlierSubmitted, '2026-03-11'], [sameSubmission, '2026-03-11'], [noDueDate, null], [pending, '2026-03-25']]);
+
+    const pages: HttpResponse<Turnaround>[] = [];
+    for (let path: string | undefined = '/requests/turnaround?limit=3'; path; path = nextLink(pages.at(-1)!)) {
+      const res = await staff.get<Turnaround>(path);
+      expect(res.status).toBe(200);
+      pages.push(res);
+    }
+    const rows = pages.map((p) => p.body.requests.map((r) => [r.requestId, r.daysLate]));
+    expect(rows).toEqual([
+      [[mostLate, 19], [earlierSubmitted, 9], [earlier[0], 9]],
+      // Same due date and submission as the one before: the larger id comes after.
+      [[sameSubmission, 9], [earlier[1], 0], [pending, 0]],
+      [[earlier[2], 0], [noDueDate, 0]],
+    ]);
+    for (const page of pages) {
+      expect(page.headers.get('X-Total-Count')).toBe('8');
+      expect(page.body.today).toBe('2026-03-20');
+      expect(page.body.disciplines).toEqual(pages[0].body.disciplines);
+    }
+    expect(pages[0].body.disciplines.map((d) => [d.open, d.late])).toEqual([[4, 2], [3, 1], [2, 2]]);
+  });
+
+  it('refuses a bad page size or cursor with the reason', async () => {
+    const turnaroundCursor = cursor(['urgency', '2026-03-11', '2026-03-02T08:00:00.000Z', 5]);
+    expect((await staff.get(`/requests/turnaround?limit=1&after=${turnaroundCursor}`)).status).toBe(200);
+    for (const [query, reason] of [
+      ['limit=0', /^limit: must be at least 1$/],
+      ['limit=201', /^limit: must be at most 200$/],
+      ['limit=ten', /^limit: must be a number$/],
+      ['after=nonsense', /^after: is not a cursor of this list$/],
+      // A work queue's cursor, and one of another order.
+      [`after=${cursor(['urgent', '2026-03-11', 5])}`, /^after: is not a cursor of this list$/],
+      [`after=${cursor(['oldest', '2026-03-11', '2026-03-02T08:00:00.000Z', 5])}`, /^after: is not a cursor of this list$/],
+      [`after=${cursor(['urgency', '2026-03-11', '2026-03-02T08:00:00.000Z', 0])}`, /^after: is not a cursor of this list$/],
+      ['sort=oldest', /sort/],
+    ] as const) {
+      const res = await staff.get(`/requests/turnaround?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.message, query).toMatch(reason);
+    }
   });
 
   it('is for the desk only', async () => {
