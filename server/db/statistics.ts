@@ -9,7 +9,15 @@ import { isPostgres } from './knex.js';
 /** Brings the query planner's statistics up to date; call after writing many rows. */
 export async function refreshStatistics(db: Knex | Knex.Transaction): Promise<void> {
   if (isPostgres(db as Knex)) {
-    await db.raw('ANALYZE');
+    // This schema's tables only: a database may hold others (a database-wide ANALYZE reads them all).
+    const { rows } = await db.raw('select tablename from pg_tables where schemaname = current_schema() order by tablename');
+    const tables: string[] = rows.map((r: { tablename: string }) => r.tablename);
+    if (tables.length === 0) return;
+    // VACUUM also marks the freshly written pages all-visible, so counts and keyset pages read an
+    // index alone instead of visiting every page of a freshly loaded table; it cannot run inside a
+    // transaction (a migration's), where ANALYZE alone does.
+    const command = (db as Knex.Transaction).isTransaction ? 'ANALYZE' : 'VACUUM (ANALYZE)';
+    await db.raw(`${command} ${tables.map(() => '??').join(', ')}`, tables);
     return;
   }
   // 0x10002: analyze every table that needs it, including ones this connection has not read yet.
