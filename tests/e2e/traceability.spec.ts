@@ -46,7 +46,14 @@ test.describe('traceability', () => {
     const tester = await otherBrowser(browser, lab, 'microbiotester');
     const { requestId, sampleId } = await submit(client, lab, 'Trace me: pork shoulder');
     const staff = await signInAs(page, lab, lab.demo.staff);
+    // The outbox worker sends a call's mail right after its commit: each step waits until the server
+    // recorded it sent, so the timeline's order below is the journey's.
+    const mailsSent = async (count: number) => {
+      const sent = async () => ((await (await page.request.get(`/requests/timeline/${requestId}`)).json()).events as Array<{ title: string }>).filter((e) => e.title === 'Mail sent').length;
+      await expect.poll(sent, { timeout: 15_000 }).toBe(count);
+    };
     expect((await page.request.post(`/requests/messages/${requestId}`, { data: { body: 'Was it chilled?' } })).status()).toBe(201);
+    await mailsSent(1);
     expect((await client.page.request.post(`/requests/messages/${requestId}`, { data: { body: 'Yes, at 4 °C.' } })).status()).toBe(201);
 
     // Approve from the details, then come back to record the receipt.
@@ -55,6 +62,7 @@ test.describe('traceability', () => {
     const value = page.locator('.control-number-value');
     await expect(value).toHaveText(/^\d{4}-\d{4}$/);
     const controlNumber = (await value.textContent())!;
+    await mailsSent(2);
     await page.goto(`/request-details/${staff.userId}/${requestId}`);
     const reception = page.getByRole('region', { name: 'Sample Reception' });
     await reception.getByLabel('Received at').fill('2026-03-20T08:15');
@@ -97,6 +105,7 @@ test.describe('traceability', () => {
     await expect(client.page.getByRole('alert').filter({ hasText: 'Seal broken' })).toBeVisible();
     // Release is signed with the staff member's password (issue 14).
     expect((await page.request.put(`/requests/approveRelease/${requestId}`, { data: { password: lab.demo.staff.password } })).status()).toBe(200);
+    await mailsSent(3);
 
     // Staff: the timeline from the details, every event in order with its actor.
     await page.goto(`/request-details/${staff.userId}/${requestId}`);
