@@ -3,11 +3,11 @@ import { migrateLatest, migrateRollback, migrationStatus } from '../../server/db
 import { migrationSource } from '../../server/db/migrations/index.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
 
-const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions'];
+const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '016_audit_counts'];
 
 const TABLES = [
   'users', 'clients', 'requests', 'request_tests', 'samples', 'analyses', 'request_messages', 'audit_log',
-  'sessions', 'one_time_codes', 'rate_limits', 'control_number_counters', 'reports', 'report_counts', 'sample_receipts', 'outbox', 'report_withdrawals', 'settings', 'request_progress', 'lab_versions',
+  'sessions', 'one_time_codes', 'rate_limits', 'control_number_counters', 'reports', 'report_counts', 'sample_receipts', 'outbox', 'report_withdrawals', 'settings', 'request_progress', 'lab_versions', 'audit_counts',
 ];
 
 describe(`migrations (${databaseKind()})`, () => {
@@ -97,6 +97,17 @@ describe(`migrations (${databaseKind()})`, () => {
     expect(await database.db('audit_log').where('action', 'test.entry').update({ action: 'test.changed' })).toBe(1);
     expect(await migrateLatest(database.db)).toEqual(['005_reception']);
     await expect(database.db('audit_log').where('action', 'test.changed').delete()).rejects.toThrow(/append-only/);
+  });
+
+  it('016_audit_counts counts the entries already there and every later one, and rollback drops the counts', async () => {
+    const counted = async () => Number((await database.db('audit_counts').where({ action: 'test.counted', day: '2026-01-03' }).sum({ n: 'n' }))[0].n);
+    await database.db.migrate.down({ migrationSource, name: '016_audit_counts' });
+    expect(await database.db.schema.hasTable('audit_counts')).toBe(false);
+    await database.db('audit_log').insert([{ at: '2026-01-03T10:00:00.000Z', action: 'test.counted' }, { at: '2026-01-03T23:59:59.999Z', action: 'test.counted' }]);
+    expect(await migrateLatest(database.db)).toEqual(['016_audit_counts']);
+    expect(await counted()).toBe(2);
+    await database.db('audit_log').insert([{ at: '2026-01-03T12:00:00.000Z', action: 'test.counted' }, { at: '2026-01-04T00:00:00.000Z', action: 'test.counted' }]);
+    expect(await counted()).toBe(3);
   });
 
   it('011_audit_truncate refuses emptying audit_log at once (TRUNCATE on PostgreSQL, DELETE FROM on SQLite)', async () => {
