@@ -1,6 +1,6 @@
 // Reading the audit log (issue 15): the trail viewer for staff and admins, filtered and paged, and the
-// rows of one request for its timeline. There is deliberately no write here
-// beyond services/audit.ts's append: the log is never updated or deleted.
+// rows of one request for its timeline. There is deliberately no write here beyond services/audit.ts's
+// append: the log is never updated or deleted.
 import type { Knex } from 'knex';
 import { countsByAction } from '../db/actionCounts.js';
 import { actionMatches, dayAfter, requestFilterOf, userFilterOf, type AuditFilter } from '../domain/auditTrail.js';
