@@ -14,7 +14,7 @@ import * as m011 from './011_audit_truncate.js';
 import * as m012 from './012_settings.js';
 import * as m013 from './013_request_progress.js';
 import * as m014 from './014_change_versions.js';
-import * as m016 from './016_audit_counts.js';
+import * as m016 from './016_audit_trail.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -35,7 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '012_settings': m012,
   '013_request_progress': m013,
   '014_change_versions': m014,
-  '016_audit_counts': m016,
+  '016_audit_trail': m016,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
