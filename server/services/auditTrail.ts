@@ -68,7 +68,7 @@ export async function auditOfRequest(db: Db, requestId: number): Promise<AuditRe
 /**
  * The filter in audit_log's own columns, each answered by an index of audit_log: a user named by
  * username or e-mail, and a request by control number, become ids; an action (or family) the actions
- * of the trail it names, so an exact action is one range of the (action, at) index and a family a few.
+ * of the trail it names, so an exact action is one range of the (action, at, id) index and a family a few.
  */
 interface Where {
   actorIds?: number[];
@@ -116,7 +116,7 @@ export async function listAuditTrail(db: Db, filter: AuditFilter, page: PageRequ
   const counts = () => (counted ??= countsByAction(db, 'audit_counts', filter));
   const where = await whereOf(db, filter, counts);
   // A page: its ids from audit_log alone, then their actors and requests. With the joins in the same
-  // query, SQLite no longer stops reading each action's range of the (action, at) index once it has
+  // query, SQLite no longer stops reading each action's range of the (action, at, id) index once it has
   // the page, and sorts every entry of an action family. The whole trail (the CSV export) is one
   // query: PostgreSQL would hash every entry to find the ids of a long list.
   const query = page.limit === undefined
