@@ -28,12 +28,12 @@ const KINDS: ChangeKind[] = ['data', 'sessions', 'people', ...REQUEST_STATUSES.m
 
 /**
  * Tables whose changes move no version: bookkeeping that no cached answer shows, and counts derived
- * from other tables in the same transaction (request_progress, report_counts), whose writes move the
- * versions already; their own triggers would only repeat that work on every write.
+ * from other tables in the same transaction (request_progress, report_counts, audit_counts), whose
+ * writes move the versions already; their own triggers would only repeat that work on every write.
  */
 export const UNVERSIONED_TABLES = [
   'rate_limits', 'one_time_codes', 'outbox', 'settings', 'lab_versions', 'lab_version_marks', 'knex_migrations', 'knex_migrations_lock',
-  'request_progress', 'report_counts',
+  'request_progress', 'report_counts', 'audit_counts',
 ];
 
 /** How a table's writes move versions. */

@@ -41,6 +41,11 @@ export function dayAfter(until: string): string {
   return d.toISOString();
 }
 
+/** Whether the action filter `wanted` names `action`: that action, or a family of it ('request' names request.approve, ...). */
+export function actionMatches(wanted: string, action: string): boolean {
+  return action === wanted || action.startsWith(`${wanted}.`);
+}
+
 /** The user filter: a numeric id, else a username or e-mail (case-insensitive). */
 export function userFilterOf(value: string): { userId: number } | { name: string } {
   return /^\d+$/.test(value) ? { userId: Number(value) } : { name: value.toLowerCase() };

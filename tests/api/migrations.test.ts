@@ -3,11 +3,11 @@ import { migrateLatest, migrateRollback, migrationStatus } from '../../server/db
 import { migrationSource } from '../../server/db/migrations/index.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
 
-const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging'];
+const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail'];
 
 const TABLES = [
   'users', 'clients', 'requests', 'request_tests', 'samples', 'analyses', 'request_messages', 'audit_log',
-  'sessions', 'one_time_codes', 'rate_limits', 'control_number_counters', 'reports', 'report_counts', 'sample_receipts', 'outbox', 'report_withdrawals', 'settings', 'request_progress', 'lab_versions',
+  'sessions', 'one_time_codes', 'rate_limits', 'control_number_counters', 'reports', 'report_counts', 'sample_receipts', 'outbox', 'report_withdrawals', 'settings', 'request_progress', 'lab_versions', 'audit_counts',
 ];
 
 describe(`migrations (${databaseKind()})`, () => {
@@ -101,11 +101,27 @@ describe(`migrations (${databaseKind()})`, () => {
     await expect(database.db('audit_log').where('action', 'test.entry').delete()).rejects.toThrow(/append-only/);
     expect(Number((await database.db('audit_log').where('action', 'test.entry').count({ n: '*' }))[0].n)).toBe(1);
 
+    // 016 replaced the indexes 005 made: it goes first.
+    await database.db.migrate.down({ migrationSource, name: '016_audit_trail' });
     await database.db.migrate.down({ migrationSource, name: '005_reception' });
     expect(await database.db.schema.hasTable('sample_receipts')).toBe(false);
     expect(await database.db('audit_log').where('action', 'test.entry').update({ action: 'test.changed' })).toBe(1);
-    expect(await migrateLatest(database.db)).toEqual(['005_reception']);
+    expect(await migrateLatest(database.db)).toEqual(['005_reception', '016_audit_trail']);
     await expect(database.db('audit_log').where('action', 'test.changed').delete()).rejects.toThrow(/append-only/);
+  });
+
+  it('016_audit_trail counts the entries already there and every later one, ends the indexes in id, and rolls both back', async () => {
+    const counted = async () => Number((await database.db('audit_counts').where({ action: 'test.counted', day: '2026-01-03' }).sum({ n: 'n' }))[0].n);
+    const trailIndexes = async () => (await indexesOf('audit_log')).filter((name) => !name.includes('request_id') && name.endsWith('_index')).sort();
+    expect(await trailIndexes()).toEqual(['audit_log_action_at_id_index', 'audit_log_actor_user_id_at_id_index', 'audit_log_at_id_index']);
+    await database.db.migrate.down({ migrationSource, name: '016_audit_trail' });
+    expect(await database.db.schema.hasTable('audit_counts')).toBe(false);
+    expect(await trailIndexes()).toEqual(['audit_log_action_at_index', 'audit_log_actor_user_id_at_index', 'audit_log_at_index']);
+    await database.db('audit_log').insert([{ at: '2026-01-03T10:00:00.000Z', action: 'test.counted' }, { at: '2026-01-03T23:59:59.999Z', action: 'test.counted' }]);
+    expect(await migrateLatest(database.db)).toEqual(['016_audit_trail']);
+    expect(await counted()).toBe(2);
+    await database.db('audit_log').insert([{ at: '2026-01-03T12:00:00.000Z', action: 'test.counted' }, { at: '2026-01-04T00:00:00.000Z', action: 'test.counted' }]);
+    expect(await counted()).toBe(3);
   });
 
   it('011_audit_truncate refuses emptying audit_log at once (TRUNCATE on PostgreSQL, DELETE FROM on SQLite)', async () => {

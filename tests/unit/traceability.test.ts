@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditCsv, AuditFilter, dayAfter, requestFilterOf, userFilterOf } from '../../server/domain/auditTrail.js';
+import { actionMatches, auditCsv, AuditFilter, dayAfter, requestFilterOf, userFilterOf } from '../../server/domain/auditTrail.js';
 import { describeReceipt, isTooWarm, ReceiptInput, receiptFlags } from '../../server/domain/reception.js';
 import { buildTimeline, describeResult, type AuditRecord } from '../../server/domain/timeline.js';
 import { disciplineOfFamily, FAMILIES } from '../../server/domain/catalog.js';
@@ -69,6 +69,12 @@ describe('audit trail filters and CSV', () => {
     expect(dayAfter('2026-12-31')).toBe('2027-01-01T00:00:00.000Z');
     expect(AuditFilter.safeParse({ since: '2026-02-29' }).success).toBe(false);
     expect(AuditFilter.safeParse({ since: '2026-03-02', until: '2026-03-01' }).success).toBe(false);
+  });
+
+  it('names an action, or a family of actions up to a dot', () => {
+    expect(['request', 'request.approve', 'request.approve.x', 'requests.x', 'request-x', 'mail.sent'].filter((a) => actionMatches('request', a))).toEqual(['request', 'request.approve', 'request.approve.x']);
+    expect(actionMatches('request.approve', 'request.approve')).toBe(true);
+    expect(actionMatches('request.approve', 'request.approved')).toBe(false);
   });
 
   it('quotes CSV fields and neutralises spreadsheet formulas', () => {

@@ -15,6 +15,7 @@ import * as m012 from './012_settings.js';
 import * as m013 from './013_request_progress.js';
 import * as m014 from './014_change_versions.js';
 import * as m015 from './015_turnaround_paging.js';
+import * as m016 from './016_audit_trail.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '013_request_progress': m013,
   '014_change_versions': m014,
   '015_turnaround_paging': m015,
+  '016_audit_trail': m016,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -91,16 +91,23 @@ function summaryOf(row: SummaryColumns): RequestListRow {
   };
 }
 
-function sliced(query: Knex.QueryBuilder, { limit, offset = 0 }: PageRequest): Knex.QueryBuilder {
+/** `query` limited to the page asked for. */
+export function sliced(query: Knex.QueryBuilder, { limit, offset = 0 }: PageRequest): Knex.QueryBuilder {
   if (limit !== undefined) query.limit(limit);
   if (offset > 0) query.offset(offset);
   return query;
 }
 
-/** The length of the list: told by a page that ends it, otherwise counted. */
-async function totalOf(db: Db, filter: Filter, { limit, offset = 0 }: PageRequest, fetched: number): Promise<number> {
+/** The length of a list when its page of `fetched` rows tells it (the page ends the list), else undefined. */
+export function lengthTold({ limit, offset = 0 }: PageRequest, fetched: number): number | undefined {
   const endsTheList = (limit === undefined || fetched < limit) && (fetched > 0 || offset === 0);
-  if (endsTheList) return offset + fetched;
+  return endsTheList ? offset + fetched : undefined;
+}
+
+/** The length of the list: told by a page that ends it, otherwise counted. */
+async function totalOf(db: Db, filter: Filter, page: PageRequest, fetched: number): Promise<number> {
+  const told = lengthTold(page, fetched);
+  if (told !== undefined) return told;
   const scope = progressScope(filter);
   // A discipline's list is counted on its progress rows' (scope, status) index, without reading requests.
   const counted = scope ? db('request_progress').where('scope', scope).whereIn('status', filter.statuses) : requestsOf(db, filter);

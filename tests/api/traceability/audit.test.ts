@@ -1,7 +1,10 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRequests } from '../../../fixtures/requests.js';
 import { apiRouters } from '../../../server/app.js';
+import { AuditFilter, dayAfter } from '../../../server/domain/auditTrail.js';
 import { ROLES, type Role } from '../../../server/domain/roles.js';
+import { listAuditTrail } from '../../../server/services/auditTrail.js';
 import type { User } from '../../../server/services/users.js';
 import type { HttpClient } from '../../helpers/httpClient.js';
 import { startTestApp, type TestApp } from '../../helpers/testApp.js';
@@ -68,6 +71,23 @@ describe(`audit trail viewer (${databaseKind()})`, () => {
     expect(await actions('?since=2026-03-18')).toEqual([]);
   });
 
+  it('tells how many entries each filter matches, also on a page that cannot tell it alone', async () => {
+    const all = async (query: string) => (await audit(admin.http, query)).body.length;
+    const counted = async (query: string) => Number((await audit(admin.http, `${query}${query ? '&' : '?'}limit=1`)).headers.get('x-total-count'));
+    const queries = [
+      '', '?user=rosa.reyes', `?user=${staff.user.email}`, `?user=${staff.user.id}`, '?user=nobody', `?request=${first.requestId}`, '?request=2026-0001',
+      '?request=2026-0009', '?action=request', '?action=request.approve', '?action=mail', '?action=requests', '?since=2026-03-17', '?until=2026-03-16',
+      '?action=mail&since=2026-03-17&until=2026-03-17', `?user=${staff.user.id}&action=request`, '?request=2026-0002&action=mail&until=2026-03-17',
+    ];
+    for (const query of queries) expect(await counted(query), query).toBe(await all(query));
+    expect(await counted('?user=rosa.reyes')).toBe(2);
+    expect(await counted('?action=request.approve')).toBe(2);
+    // Past the last entry: no rows, and still how many there are.
+    const past = await audit(admin.http, '?action=request&limit=1&offset=5');
+    expect(past.body).toEqual([]);
+    expect(past.headers.get('x-total-count')).toBe('2');
+  });
+
   it('exports the filtered trail as CSV', async () => {
     const res = await audit(staff.http, '?request=2026-0001&format=csv');
     expect(res.status).toBe(200);
@@ -91,6 +111,68 @@ describe(`audit trail viewer (${databaseKind()})`, () => {
     for (const field of ['since', 'until', 'request', 'action']) expect(bad.body.message).toContain(`${field}:`);
     expect((await audit(staff.http, '?since=2026-03-18&until=2026-03-17')).body.message).toMatch(/until: must not be before since/);
     expect((await audit(staff.http, '?format=xml')).body.message).toMatch(/format: must be json or csv/);
+  });
+
+  // The trail's counts (server/db/actionCounts.ts) against counting the entries: after random batches
+  // (several rows per statement, several statements per transaction, transactions at once, which
+  // PostgreSQL runs concurrently), the counts per action and day equal a GROUP BY over audit_log, and
+  // every filter's page, total and whole list equal what the former query over the joined trail gave.
+  // Last: it adds entries the tests above do not expect.
+  describe('counts against counting the entries', () => {
+    // Families and their near misses: 'prop' names prop, prop.a and prop.a.x, never propx.a or prop-x.
+    const ACTIONS = ['prop', 'prop.a', 'prop.a.x', 'prop.b', 'propx.a', 'prop-x'];
+    const DAYS = ['2026-03-15', '2026-03-16', '2026-03-17'];
+    const entry = fc.record({
+      action: fc.constantFrom(...ACTIONS),
+      at: fc.tuple(fc.constantFrom(...DAYS), fc.integer({ min: 0, max: 86_399_999 })).map(([day, ms]) => new Date(Date.parse(`${day}T00:00:00.000Z`) + ms).toISOString()),
+      actor: fc.nat(2),
+      onRequest: fc.boolean(),
+    });
+    const transactions = fc.array(fc.array(fc.array(entry, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 2 }), { maxLength: 3 });
+    const filter = fc.record({
+      user: fc.constantFrom(() => String(staff.user.id), () => 'Rosa.Reyes', () => staff.user.email, () => 'nobody'),
+      request: fc.constantFrom(() => String(first.requestId), () => '2026-0001', () => '2026-9999'),
+      action: fc.constantFrom('prop', 'prop.a', 'prop.a.x', 'propx', 'prop-x', 'request', 'nothing'),
+      since: fc.constantFrom(...DAYS),
+      until: fc.constantFrom(...DAYS),
+    }, { requiredKeys: [] });
+
+    /** The former query: the joined trail, the user and request by name, the action family with LIKE. */
+    function formerMatches(f: AuditFilter) {
+      const query = app.db('audit_log as a').leftJoin('users as u', 'u.id', 'a.actor_user_id').leftJoin('requests as r', 'r.id', 'a.request_id');
+      if (f.user) query.where((q) => (/^\d+$/.test(f.user!) ? q.where('a.actor_user_id', Number(f.user)) : q.whereRaw('lower(u.username) = ?', [f.user!.toLowerCase()]).orWhere('u.email', f.user!.toLowerCase())));
+      if (f.request) query.where(/^\d+$/.test(f.request) ? 'a.request_id' : 'r.control_number', f.request);
+      if (f.action) query.where((q) => q.where('a.action', f.action!).orWhere('a.action', 'like', `${f.action}.%`));
+      if (f.since) query.where('a.at', '>=', `${f.since}T00:00:00.000Z`);
+      if (f.until) query.where('a.at', '<', dayAfter(f.until));
+      return query.orderBy([{ column: 'a.at', order: 'desc' }, { column: 'a.id', order: 'desc' }]).pluck('a.id');
+    }
+
+    it('keeps per action and day what audit_log holds, and answers every filter as counting the joined trail did', async () => {
+      await fc.assert(
+        fc.asyncProperty(transactions, filter, fc.nat(3), async (written, asked, offset) => {
+          const actors = [null, staff.user.id, admin.user.id];
+          await Promise.all(written.map((statements) => app.db.transaction(async (trx) => {
+            for (const rows of statements) {
+              await trx('audit_log').insert(rows.map((e) => ({ at: e.at, action: e.action, actor_user_id: actors[e.actor], request_id: e.onRequest ? first.requestId : null })));
+            }
+          })));
+          const logged = await app.db('audit_log').groupBy('action', 'day').select('action', app.db.raw('substr(at, 1, 10) as day')).count({ n: '*' }).orderBy(['action', 'day']);
+          const counted = await app.db('audit_counts').groupBy('action', 'day').select('action', 'day').sum({ n: 'n' }).orderBy(['action', 'day']);
+          expect(counted.map((c) => ({ ...c, n: Number(c.n) }))).toEqual(logged.map((l) => ({ ...l, n: Number(l.n) })));
+
+          const raw = Object.fromEntries(Object.entries(asked).map(([k, v]) => [k, typeof v === 'function' ? v() : v]));
+          if (raw.since && raw.until && raw.since > raw.until) [raw.since, raw.until] = [raw.until, raw.since];
+          const f = AuditFilter.parse(raw);
+          const expected = (await formerMatches(f)).map(Number);
+          const page = await listAuditTrail(app.db, f, { limit: 2, offset });
+          expect(page.total).toBe(expected.length);
+          expect(page.rows.map((r) => r.id)).toEqual(expected.slice(offset, offset + 2));
+          expect((await listAuditTrail(app.db, f, {})).rows.map((r) => r.id)).toEqual(expected);
+        }),
+        { numRuns: 40 },
+      );
+    });
   });
 });
 
