@@ -4,10 +4,11 @@
 // one was last entered. The queues read a page straight from its (scope, status, finished, sort key)
 // indexes instead of counting analyses per request (correlated subqueries that cost PostgreSQL up to
 // seconds at 50,000 requests), and the turnaround dashboard counts the open requests of each
-// discipline on them (a request in review has its rows since migration 015). The submission adds a
-// request's rows (progressOfSubmitted), and every writer that changes a request's analyses, status
-// or due date calls refreshProgress in its own transaction, so the rows are exact at every commit:
-// they are recomputed from the analyses, never adjusted by deltas.
+// discipline on them (a request in review has its rows since migration 015). The submission and the
+// approval write a request's rows from what they just wrote (writeProgressWithoutResults); every
+// other writer that changes a request's analyses, status or due date calls refreshProgress in its own
+// transaction, so the rows are exact at every commit: they are computed from the analyses, never
+// adjusted by deltas.
 import type { Knex } from 'knex';
 import { DISCIPLINE_GROUPS, disciplineOfGroup, findAnalyte, type Group } from '../domain/catalog.js';
 import { isAnalysisComplete } from '../domain/requestStatus.js';
