@@ -13,7 +13,7 @@ import type { Knex } from 'knex';
 import { DISCIPLINE_GROUPS, disciplineOfGroup, findAnalyte, type Group } from '../domain/catalog.js';
 import { isAnalysisComplete } from '../domain/requestStatus.js';
 import type { Discipline } from '../domain/roles.js';
-import { inChunks, insertJsonRows, selectArrays } from './sql.js';
+import { inChunks, insertJsonRows, selectArrays, updateJsonRows } from './sql.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -51,11 +51,36 @@ interface ProgressRow {
   last_entered_at: string | null;
 }
 
-interface AnalysisFacts {
+export interface AnalysisFacts {
   group: Group;
   value: string | null;
   remark: string | null;
   enteredAt: string | null;
+}
+
+/** The scopes of analyses of `groups`: 'all', their disciplines and their result groups' scopes. */
+function scopesOfGroups(groups: Iterable<Group>): Set<ProgressScope> {
+  const scopes = new Set<ProgressScope>(['all']);
+  for (const group of groups) {
+    scopes.add(disciplineOfGroup(group));
+    scopes.add(scopeOfGroup(group));
+  }
+  return scopes;
+}
+
+/** What a scope's row counts of `analyses` (all of one request's). */
+function numbersOf(scope: ProgressScope, analyses: readonly AnalysisFacts[]) {
+  const groups = groupsOfScope(scope);
+  const mine = groups ? analyses.filter((a) => groups.includes(a.group)) : analyses;
+  const complete = mine.filter(isAnalysisComplete).length;
+  return {
+    // Mirrors the queue's "finished": it has analyses of the scope and none is missing a value or remark.
+    finished: (mine.length > 0 && complete === mine.length ? 1 : 0) as 0 | 1,
+    total: mine.length,
+    complete,
+    positives: mine.filter((a) => a.remark === 'positive').length,
+    last_entered_at: mine.reduce<string | null>((max, a) => (a.enteredAt !== null && (max === null || a.enteredAt > max) ? a.enteredAt : max), null),
+  };
 }
 
 /** The rows of one request: its scopes from its ticked tests, their numbers from its analyses. */
@@ -64,32 +89,15 @@ function rowsOf(
   testCodes: readonly string[],
   analyses: readonly AnalysisFacts[],
 ): ProgressRow[] {
-  const scopes = new Set<ProgressScope>(['all']);
-  for (const code of testCodes) {
-    const analyte = findAnalyte(code);
-    if (!analyte) continue;
-    scopes.add(disciplineOfGroup(analyte.group));
-    scopes.add(scopeOfGroup(analyte.group));
-  }
-  return [...scopes].map((scope) => {
-    const groups = groupsOfScope(scope);
-    const mine = groups ? analyses.filter((a) => groups.includes(a.group)) : analyses;
-    const complete = mine.filter(isAnalysisComplete).length;
-    const last = mine.reduce<string | null>((max, a) => (a.enteredAt !== null && (max === null || a.enteredAt > max) ? a.enteredAt : max), null);
-    return {
-      request_id: request.id,
-      scope,
-      status: request.status,
-      // Mirrors the queue's "finished": it has analyses of the scope and none is missing a value or remark.
-      finished: mine.length > 0 && complete === mine.length ? 1 : 0,
-      submission_date: request.submission_date,
-      due_key: request.due_date ?? NO_DUE_DATE,
-      total: mine.length,
-      complete,
-      positives: mine.filter((a) => a.remark === 'positive').length,
-      last_entered_at: last,
-    };
-  });
+  const groups = testCodes.flatMap((code) => findAnalyte(code)?.group ?? []);
+  return [...scopesOfGroups(groups)].map((scope) => ({
+    request_id: request.id,
+    scope,
+    status: request.status,
+    submission_date: request.submission_date,
+    due_key: request.due_date ?? NO_DUE_DATE,
+    ...numbersOf(scope, analyses),
+  }));
 }
 
 const ANALYSIS_COLUMNS = ['request_id', 'result_group', 'value', 'remark', 'entered_at'];
@@ -146,6 +154,27 @@ export async function writeProgressWithoutResults(
   if (replace) await db('request_progress').where('request_id', request.id).delete();
   const planned = plannedGroups.map((group) => ({ group, value: null, remark: null, enteredAt: null }));
   await insertJsonRows(db, 'request_progress', PROGRESS_COLUMNS, rowsOf(request, testCodes, planned));
+}
+
+const RESULT_NUMBER_COLUMNS = {
+  status: 'text', finished: 'integer', total: 'integer', complete: 'integer', positives: 'integer', last_entered_at: 'text',
+} as const;
+
+/**
+ * After results were written: sets the status and numbers of the rows of each request from its
+ * status and ALL its analyses as they now stand, which the writer holds (it read them to decide the
+ * status), so nothing is read back. A result write changes no ticked test, submission or due date,
+ * so the set of rows and their sort keys stay; every scope a ticked test gives has the analyses the
+ * approval planned for it (a request has at least one sample).
+ */
+export async function updateProgressAfterResults(
+  db: Db,
+  requests: ReadonlyArray<{ id: number; status: string; analyses: readonly AnalysisFacts[] }>,
+): Promise<void> {
+  const rows = requests.flatMap(({ id, status, analyses }) =>
+    [...scopesOfGroups(analyses.map((a) => a.group))].map((scope) => ({ request_id: id, scope, status, ...numbersOf(scope, analyses) })),
+  );
+  await updateJsonRows(db, 'request_progress', { request_id: 'integer', scope: 'text' }, RESULT_NUMBER_COLUMNS, rows);
 }
 
 /** Recomputes every row (the migration's backfill, and a repair after bulk changes). */

@@ -7,7 +7,7 @@ import type { Clock } from '../../clock.js';
 import { inShortWrite } from '../../db/transaction.js';
 import { enteredResultRow } from '../../db/analyses.js';
 import { applyCountChanges, countsOfRows } from '../../db/reportCounts.js';
-import { refreshProgress } from '../../db/requestProgress.js';
+import { updateProgressAfterResults } from '../../db/requestProgress.js';
 import { inChunks, lockForUpdate, selectArrays, updateJsonRows } from '../../db/sql.js';
 import { findAnalyte, type Group } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
@@ -41,6 +41,8 @@ export interface WriteResultsOptions {
 export interface WriteResultsOutcome {
   /** Analyses whose stored result changed. */
   changed: number;
+  /** Every analysis of the written requests, as now stored (empty when nothing changed). */
+  analyses: AnalysisRecord[];
   /** Requests this write moved to FOR_RELEASE. */
   requestsCompleted: number[];
   /** Requests this write moved back to FOR_TESTING. */
@@ -48,14 +50,19 @@ export interface WriteResultsOutcome {
 }
 
 type Stored = Pick<AnalysisRecord, 'value' | 'remark' | 'analysisDate'>;
-/** An analysis as a write reads it: its result and the month it reports in (for the report counters). */
-type Written = Pick<AnalysisRecord, 'requestId' | 'sampleId' | 'testCode'> & Stored & { reportMonth: string | null };
+/**
+ * An analysis as a write reads it: the record the screens answer with, the month it reports in (for
+ * the report counters) and when it was entered (for the progress rows).
+ */
+type Written = AnalysisRecord & { reportMonth: string | null; enteredAt: string | null };
 
 // The analyses exist (approval planned them): a write sets their result columns, found by their key.
 const ANALYSIS_KEY = { sample_id: 'integer', test_code: 'text' } as const;
 const ENTERED_RESULT_COLUMNS = {
   value: 'text', remark: 'text', analysis_date: 'text', report_month: 'text', entered_by: 'integer', entered_at: 'text',
 } as const;
+
+const nothingChanged = (): WriteResultsOutcome => ({ changed: 0, analyses: [], requestsCompleted: [], requestsReopened: [] });
 
 const nameOf = (e: ResultEntry) => e.label ?? `sample ${e.sampleId}`;
 const sameResult = (a: Stored, b: Stored) => a.value === b.value && a.remark === b.remark && a.analysisDate === b.analysisDate;
@@ -104,7 +111,7 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
   }
   if (notMine.size) fail(forbidden, [`You may not enter results of ${[...notMine].join(', ')}`]);
   if (invalid.length) fail(badRequest, invalid);
-  if (entries.length === 0) return { changed: 0, requestsCompleted: [], requestsReopened: [] };
+  if (entries.length === 0) return nothingChanged();
 
   // Lock the requests (in id order) so concurrent writers of one request see each other's analyses
   // when they decide its status; SQLite serialises writers anyway.
@@ -152,7 +159,7 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
     if (!sameResult(before, after)) changes.push({ analysis, before, after });
   }
   if (problems.length) fail(badRequest, problems);
-  if (changes.length === 0) return { changed: 0, requestsCompleted: [], requestsReopened: [] };
+  if (changes.length === 0) return nothingChanged();
 
   const rows = changes.map(({ analysis: a, after }) => enteredResultRow(a.sampleId, a.testCode, { ...after, enteredBy: actor.id, enteredAt: now }));
   // The report counters move by what this write changes (the requests are open, so they count):
@@ -160,16 +167,19 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
   const countedBefore = countsOfRows(changes.map(({ analysis: a }) => ({ report_month: a.reportMonth, test_code: a.testCode, remark: a.remark })));
   await updateJsonRows(trx, 'analyses', ANALYSIS_KEY, ENTERED_RESULT_COLUMNS, rows);
   await applyCountChanges(trx, countedBefore, countsOfRows(rows));
-  changes.forEach((c, i) => Object.assign(c.analysis, c.after, { reportMonth: rows[i].report_month }));
+  changes.forEach((c, i) => Object.assign(c.analysis, c.after, { reportMonth: rows[i].report_month, enteredAt: rows[i].entered_at }));
 
   // New statuses from the completeness of every analysis of each changed request.
   const changesByRequest = groupBy(changes, (c) => c.analysis.requestId);
   const analysesByRequest = groupBy(analyses, (a) => a.requestId);
   const moved = new Map<RequestStatus, number[]>();
   const audit: AuditEntry[] = [];
+  const progress: Array<{ id: number; status: RequestStatus; analyses: Written[] }> = [];
   for (const [requestId, requestChanges] of changesByRequest) {
     const from = requests.get(requestId)!.status;
-    const to = statusAfterResults(from, (analysesByRequest.get(requestId) ?? []).every(isAnalysisComplete));
+    const requestAnalyses = analysesByRequest.get(requestId) ?? [];
+    const to = statusAfterResults(from, requestAnalyses.every(isAnalysisComplete));
+    progress.push({ id: requestId, status: to, analyses: requestAnalyses });
     if (to !== from) {
       const ids = moved.get(to);
       if (ids) ids.push(requestId);
@@ -191,10 +201,11 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
       await trx('requests').whereIn('id', chunk).update({ status, updated_at: now });
     });
   }
-  await refreshProgress(trx, changesByRequest.keys());
+  await updateProgressAfterResults(trx, progress);
   await recordAuditMany(trx, clock, audit);
   return {
     changed: changes.length,
+    analyses,
     requestsCompleted: moved.get('FOR_RELEASE') ?? [],
     requestsReopened: moved.get('FOR_TESTING') ?? [],
   };
@@ -202,13 +213,15 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
 
 /** Every analysis of the given requests, as writeResults needs them (one query per CHUNK_SIZE requests). */
 async function analysesToWrite(trx: Knex.Transaction, requestIds: readonly number[]): Promise<Written[]> {
-  const columns = ['request_id', 'sample_id', 'test_code', 'value', 'remark', 'analysis_date', 'report_month'];
+  const columns = ['request_id', 'sample_id', 'position', 'test_code', 'result_group', 'value', 'remark', 'analysis_date', 'report_month', 'entered_at'];
+  const selected = columns.map((c) => (c === 'position' ? 's.position' : `a.${c}`));
   return inChunks(requestIds, async (ids) => {
-    const rows = (await selectArrays(trx, trx('analyses').whereIn('request_id', ids).select(columns), columns)) as Array<
-      [number, number, string, string | null, Remark | null, string | null, string | null]
+    const query = trx('analyses as a').join('samples as s', 's.id', 'a.sample_id').whereIn('a.request_id', ids).select(selected);
+    const rows = (await selectArrays(trx, query, columns)) as Array<
+      [number, number, number, string, Group, string | null, Remark | null, string | null, string | null, string | null]
     >;
-    return rows.map(([requestId, sampleId, testCode, value, remark, analysisDate, reportMonth]) => ({
-      requestId: Number(requestId), sampleId: Number(sampleId), testCode, value, remark, analysisDate, reportMonth,
+    return rows.map(([requestId, sampleId, position, testCode, group, value, remark, analysisDate, reportMonth, enteredAt]) => ({
+      requestId: Number(requestId), sampleId: Number(sampleId), samplePosition: Number(position), testCode, group, value, remark, analysisDate, reportMonth, enteredAt,
     }));
   });
 }
@@ -236,8 +249,10 @@ export async function writeSampleResults(
     const sample = await trx('samples').where('id', sampleId).first('request_id');
     if (!sample) throw notFound(`No sample with id ${sampleId}.`);
     const requestId = Number(sample.request_id);
-    await writeResults(trx, { clock: deps.clock, actor, ip: meta.ip, entries: input.entries.map((e) => ({ ...e, requestId, sampleId })) });
-    const [item] = toWideResults(group, (await analysesOf(trx, [requestId])).filter((a) => a.sampleId === sampleId));
+    const outcome = await writeResults(trx, { clock: deps.clock, actor, ip: meta.ip, entries: input.entries.map((e) => ({ ...e, requestId, sampleId })) });
+    // What was just written is what is stored: only an unchanged sample is read back.
+    const analyses = outcome.changed ? outcome.analyses : await analysesOf(trx, [requestId]);
+    const [item] = toWideResults(group, analyses.filter((a) => a.sampleId === sampleId));
     return item ?? { sampleId, result: { requestId } };
   });
 }

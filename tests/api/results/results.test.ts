@@ -3,6 +3,7 @@ import { insertRequests } from '../../../fixtures/requests.js';
 import type { Role } from '../../../server/domain/roles.js';
 import { inTransaction } from '../../../server/db/transaction.js';
 import { AppError } from '../../../server/errors.js';
+import { analysesOf } from '../../../server/services/results/read.js';
 import { writeResults } from '../../../server/services/results/write.js';
 import type { HttpClient } from '../../helpers/httpClient.js';
 import { startTestApp, type TestApp } from '../../helpers/testApp.js';
@@ -257,7 +258,11 @@ describe(`results calls (${databaseKind()})`, () => {
       { requestId: seeded[1].requestId, sampleId: seeded[1].sampleIds[0], testCode: 'eColi', value: '<10', remark: 'negative' as const, analysisDate: null },
     ];
     const outcome = await inTransaction(app.db, (trx) => writeResults(trx, { clock: app.clock, actor, entries }));
-    expect(outcome).toEqual({ changed: 3, requestsCompleted: [seeded[0].requestId], requestsReopened: [] });
+    expect(outcome).toMatchObject({ changed: 3, requestsCompleted: [seeded[0].requestId], requestsReopened: [] });
+    // The analyses the outcome carries (which a screen answers with) are the ones now stored.
+    const stored = await analysesOf(app.db, [seeded[0].requestId, seeded[1].requestId]);
+    const bySampleAndTest = (a: { sampleId: number; testCode: string }, b: { sampleId: number; testCode: string }) => a.sampleId - b.sampleId || a.testCode.localeCompare(b.testCode);
+    expect([...outcome.analyses].sort(bySampleAndTest)).toMatchObject([...stored].sort(bySampleAndTest));
     expect(await status(seeded[0].requestId)).toBe('FOR_RELEASE');
     expect(await status(seeded[1].requestId)).toBe('FOR_TESTING');
 
