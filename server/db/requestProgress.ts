@@ -5,8 +5,9 @@
 // indexes instead of counting analyses per request (correlated subqueries that cost PostgreSQL up to
 // seconds at 50,000 requests), and the turnaround dashboard counts the open requests of each
 // discipline on them (a request in review has its rows since migration 015). The submission and the
-// approval write a request's rows from what they just wrote (writeProgressWithoutResults); every
-// other writer that changes a request's analyses, status or due date calls refreshProgress in its own
+// approval write a request's rows from what they just wrote (writeProgressWithoutResults), a result
+// write sets their numbers from the analyses it holds (updateProgressAfterResults); every other
+// writer that changes a request's analyses, status or due date calls refreshProgress in its own
 // transaction, so the rows are exact at every commit: they are computed from the analyses, never
 // adjusted by deltas.
 import type { Knex } from 'knex';
