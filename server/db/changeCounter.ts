@@ -1,14 +1,18 @@
-// The change versions (changeVersions.ts) as of now, for the read cache: on SQLite read on a
-// read-only connection of its own, which sees every other connection's commits (the server's pool,
-// labctl, a restore); on PostgreSQL read through the pool, which sees every instance's commits.
+// The change versions (changeVersions.ts) as of now, for the read cache, read on a connection of
+// its own: on SQLite a read-only one, which sees every other connection's commits (the server's
+// pool, labctl, a restore); on PostgreSQL one outside the pool, which sees every instance's commits.
+// Every cached answer waits for this read, so it must never queue behind the pool: under a day's
+// writes all ten pool connections can be in transactions, and reads through the pool then waited
+// for them (a server sat half idle while its callers waited).
 //
 // Callers share reads: a read waits for the check phase of the event loop (setImmediate) and answers
 // everyone who asked before it, so it still begins after each call. Under load one read serves every
 // call the poll phase delivered (about forty at fifty connections) instead of one each.
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import type { Config } from '../config.js';
-import { readVersions, versionsOf, type Versions } from './changeVersions.js';
-import type { Db } from './knex.js';
+import { versionsOf, type Versions } from './changeVersions.js';
+import { CONNECT_TIMEOUT_MS } from './knex.js';
 
 export interface ChangeCounter {
   /** The versions as of a read that began after this call: any commit before the call shows. */
@@ -34,14 +38,63 @@ export function sharedReads(readNow: () => Versions | Promise<Versions>, close: 
   };
 }
 
-export async function openChangeCounter(database: Config['database'], db: Db): Promise<ChangeCounter> {
-  if (database.client !== 'sqlite3') return sharedReads(() => readVersions(db), async () => undefined);
+/** How the counter's connection shows in pg_stat_activity (with its schema, when one is named). */
+export const counterApplicationName = (searchPath?: string) => (searchPath ? `lab change versions ${searchPath}` : 'lab change versions').slice(0, 63);
+
+const VERSIONS_SQL = 'SELECT name, sum(n) AS n FROM lab_versions GROUP BY name';
+
+export async function openChangeCounter(database: Config['database']): Promise<ChangeCounter> {
+  if (database.client !== 'sqlite3') return postgresCounter(database);
   const conn = new Database(database.filename, { readonly: true, fileMustExist: true });
-  const statement = conn.prepare<[], { name: string; n: number }>('SELECT name, sum(n) AS n FROM lab_versions GROUP BY name');
+  const statement = conn.prepare<[], { name: string; n: number }>(VERSIONS_SQL);
   return sharedReads(
     () => versionsOf(statement.all()),
     async () => {
       conn.close();
     },
   );
+}
+
+/**
+ * One PostgreSQL connection, opened at the first read, the statement prepared on it once. A read on
+ * a connection that failed (the server restarted, the network dropped) fails, and the next opens a
+ * new connection.
+ */
+async function postgresCounter({ connectionString, searchPath }: { connectionString: string; searchPath?: string }): Promise<ChangeCounter> {
+  let current: Promise<pg.Client> | undefined;
+  const open = () => {
+    const client = new pg.Client({
+      connectionString,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      application_name: counterApplicationName(searchPath),
+      // As the pool's connections (knex's searchPath); otherwise the URL's own options apply.
+      ...(searchPath && { options: `-c search_path=${searchPath}` }),
+    });
+    const opened = client.connect().then(() => client);
+    // An error between reads (the connection dropped) is reported by the next read.
+    client.on('error', () => forget(opened));
+    return opened;
+  };
+  const forget = (connection: Promise<pg.Client>) => {
+    if (current !== connection) return;
+    current = undefined;
+    void connection.then((client) => client.end()).catch(() => undefined);
+  };
+  const readNow = async () => {
+    const connection = (current ??= open());
+    try {
+      const { rows } = await (await connection).query<{ name: string; n: string }>({ name: 'lab_versions', text: VERSIONS_SQL });
+      return versionsOf(rows);
+    } catch (err) {
+      forget(connection);
+      throw err;
+    }
+  };
+  // Connects now, so a database that is unreachable fails the start, as the pool's first query does.
+  await readNow();
+  return sharedReads(readNow, async () => {
+    const connection = current;
+    current = undefined;
+    if (connection) await connection.then((client) => client.end()).catch(() => undefined);
+  });
 }

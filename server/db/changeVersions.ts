@@ -170,11 +170,6 @@ export async function untrackedTables(knex: Knex): Promise<string[]> {
 /** Every kind's number, as read together. */
 export type Versions = Readonly<Record<string, number>>;
 
-/** The current versions, as one read. */
-export async function readVersions(db: Knex): Promise<Versions> {
-  return versionsOf(await db('lab_versions').groupBy('name').select('name', db.raw('sum(n) as n')));
-}
-
 export function versionsOf(rows: { name: string; n: number | string }[]): Versions {
   return Object.fromEntries(rows.map((row) => [row.name, Number(row.n)]));
 }

@@ -8,7 +8,6 @@ import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import { openChangeCounter, type ChangeCounter } from '../db/changeCounter.js';
 import { stampOf, statusKind, type ChangeKind, type Versions } from '../db/changeVersions.js';
-import type { Db } from '../db/knex.js';
 import type { RequestStatus } from '../domain/requestStatus.js';
 
 export { stampOf, type ChangeKind, type Versions } from '../db/changeVersions.js';
@@ -85,6 +84,6 @@ export function readCacheOver(counter: ChangeCounter, limits: ReadCacheLimits = 
 }
 
 /** The read cache of the database `db` opened with `database`. */
-export async function createReadCache(database: Config['database'], db: Db, limits?: ReadCacheLimits): Promise<ReadCache> {
-  return readCacheOver(await openChangeCounter(database, db), limits);
+export async function createReadCache(database: Config['database'], limits?: ReadCacheLimits): Promise<ReadCache> {
+  return readCacheOver(await openChangeCounter(database), limits);
 }

@@ -76,7 +76,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   // The worker sends right after each commit that queued mail; failed sends are retried within a second.
   const outbox = startOutboxWorker({ db: database.db, mailer, logger, clock, pollMs: 500, retryBaseMs: 100, retryMaxMs: 1_000 });
   // Sessions and lists are answered from the read cache between commits, as `labctl serve` does.
-  const reads = options.readCache === false ? undefined : await createReadCache(database.settings, database.db);
+  const reads = options.readCache === false ? undefined : await createReadCache(database.settings);
   const deps: AppDeps = { config, db: database.db, clock, logger, outbox, reads };
   const app = createApp({ ...deps, uiDir: path.join(os.tmpdir(), 'lab-no-ui') });
   const server: Server = await new Promise((resolve) => {

@@ -4,7 +4,7 @@
 // each read still begins after every call it answers.
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openChangeCounter, type ChangeCounter } from '../../../server/db/changeCounter.js';
+import { counterApplicationName, openChangeCounter, type ChangeCounter } from '../../../server/db/changeCounter.js';
 import { untrackedTables } from '../../../server/db/changeVersions.js';
 import { migrateLatest } from '../../../server/db/migrate.js';
 import { createSession } from '../../../server/services/sessions.js';
@@ -23,7 +23,7 @@ describe(`change versions (${databaseKind()})`, () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     await migrateLatest(database.db);
-    counter = await openChangeCounter(database.settings, database.db);
+    counter = await openChangeCounter(database.settings);
     const user = await createUser(database.db, systemClock, {
       email: 'versions@example.test',
       password: 'correct horse battery',
@@ -141,4 +141,17 @@ describe(`change versions (${databaseKind()})`, () => {
       writer?.close();
     }
   });
+
+  if (databaseKind() === 'postgres') {
+    it('reads on a new connection once its own was cut (PostgreSQL restarted, network dropped)', async () => {
+      const settings = database.settings as { searchPath?: string };
+      const before = await counter.read();
+      const cut = await database.db.raw('select pg_terminate_backend(pid) as cut from pg_stat_activity where application_name = ?', [counterApplicationName(settings.searchPath)]);
+      expect(cut.rows).toEqual([{ cut: true }]);
+      // The read that meets the cut connection may fail; the one after it answers, seeing new commits.
+      await counter.read().catch(() => undefined);
+      await audit();
+      expect((await counter.read()).data).toBeGreaterThan(before.data);
+    });
+  }
 });
