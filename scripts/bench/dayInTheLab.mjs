@@ -3,7 +3,8 @@
 // Every write must be acknowledged and found stored afterwards.
 import { load, percentile } from './load.mjs';
 
-const READS = ['/requests/queue/pending?limit=50', '/requests/queue/for-testing?limit=50', '/requests/queue/for-release?limit=50', '/requests/released?limit=50'];
+/** The 4 screens' first pages the readers of a day call. */
+export const READS = ['/requests/queue/pending?limit=50', '/requests/queue/for-testing?limit=50', '/requests/queue/for-release?limit=50', '/requests/released?limit=50'];
 
 /** The rates (per second) of one row: `submissions`, and the rest of the day's mix scaled to it. */
 export const mixOf = (submissions) => ({ submissions, approvals: submissions / 4, saves: submissions, releases: submissions / 10 });
