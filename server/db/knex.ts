@@ -1,5 +1,6 @@
 // The one place that turns settings into a knex instance. SQLite gets the pragmas of DESIGN.md
-// section 4 on every connection: WAL, foreign keys, a busy timeout and synchronous=FULL.
+// section 4 on every connection: WAL, foreign keys, a busy timeout, and durable commits (DESIGN's
+// synchronous=FULL, kept by flushing the WAL off the event loop: see SQLITE_PRAGMAS).
 // knex's own messages go to our logger (stderr), never to console.log: stdout carries only a
 // command's result, and `--json` output must stay JSON when the database is down.
 import path from 'node:path';
@@ -29,7 +30,10 @@ export const CONNECT_TIMEOUT_MS = 4_000;
 
 // SQLite's own busy wait is kept short because it blocks the event loop; ImmediateSqlite3 waits the
 // rest (up to 30 s for a second process on the file: labctl, or a second server) between turns.
-const SQLITE_PRAGMAS = ['journal_mode = WAL', 'foreign_keys = ON', `busy_timeout = ${SYNC_BUSY_MS}`, 'synchronous = FULL'];
+// synchronous=NORMAL: a COMMIT writes the WAL without waiting for the disk on the event loop, and
+// ImmediateSqlite3 settles it once the WAL is flushed in the thread pool (walSync.ts), so an
+// acknowledged write is on disk as with FULL.
+const SQLITE_PRAGMAS = ['journal_mode = WAL', 'foreign_keys = ON', `busy_timeout = ${SYNC_BUSY_MS}`, 'synchronous = NORMAL'];
 
 type Done = (err: Error | null, conn: unknown) => void;
 

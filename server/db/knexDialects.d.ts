@@ -5,6 +5,8 @@ declare module 'knex/lib/dialects/better-sqlite3/index.js' {
   class ClientBetterSqlite3 extends Knex.Client {
     transaction(...args: unknown[]): Knex.Transaction & { begin(conn: unknown): Promise<unknown>; query(conn: unknown, sql: string): Promise<unknown> };
     _formatBindings(bindings: unknown[] | undefined): unknown[];
+    /** True on the client of a transaction (a transaction begun on it is a savepoint). */
+    transacting?: boolean;
   }
   export default ClientBetterSqlite3;
 }

@@ -1,10 +1,12 @@
 // knex's client for SQLite through better-sqlite3, a synchronous driver: a statement runs on the
 // calling thread without a round trip through libuv's thread pool, which made every statement cost
-// a quarter millisecond of waiting (a submission is a dozen statements). Three changes to knex's own:
-// transactions begin IMMEDIATE, statements are prepared once per connection, and a writer that finds
-// the file locked by another process waits for it without blocking the event loop.
+// a quarter millisecond of waiting (a submission is a dozen statements). Four changes to knex's own:
+// transactions begin IMMEDIATE, statements are prepared once per connection, a writer that finds
+// the file locked by another process waits for it without blocking the event loop, and a commit
+// settles once its WAL is on disk, flushed in the thread pool (walSync.ts).
 import type { Database, Statement } from 'better-sqlite3';
 import ClientBetterSqlite3 from 'knex/lib/dialects/better-sqlite3/index.js';
+import { syncWal } from './walSync.js';
 
 /** How long SQLite itself spins on a locked file before answering SQLITE_BUSY: the event loop waits that long. */
 export const SYNC_BUSY_MS = 20;
@@ -25,6 +27,22 @@ interface QueryObject {
 const preparedByConnection = new WeakMap<Database, Map<string, Statement>>();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const COMMIT = /^\s*(commit|end)\b/i;
+const durable = (connection: Database) => !connection.memory && !connection.readonly;
+
+/**
+ * Per database file, the WAL flush begun by its latest COMMIT: what a transaction that committed
+ * waits for before it settles (a flush begun by a later commit covers the earlier ones too).
+ */
+const flushOfFile = new Map<string, Promise<void>>();
+
+/** Starts the flush of a COMMIT that just ran; the transaction awaits it once its connection is released. */
+function flushCommit(file: string): void {
+  const flush = syncWal(file);
+  // Awaited by the transaction; a flush replaced before anyone awaited it must not go unhandled.
+  flush.catch(() => undefined);
+  flushOfFile.set(file, flush);
+}
 const isBusy = (err: unknown) => (err as { code?: string })?.code === 'SQLITE_BUSY';
 
 /**
@@ -36,6 +54,16 @@ export class ImmediateSqlite3 extends ClientBetterSqlite3 {
   transaction(...args: unknown[]) {
     const trx = super.transaction(...args);
     trx.begin = (conn) => trx.query(conn, 'BEGIN IMMEDIATE;');
+    if (!this.transacting) {
+      // A transaction settles once its commit is on disk, but gives its connection (SQLite's one) back
+      // as soon as the COMMIT ran: the next batch or read goes on while the WAL is flushed.
+      const file = (this.connectionSettings as { filename: string }).filename;
+      const settled = trx as unknown as { _promise: Promise<unknown> };
+      settled._promise = settled._promise.then(async (value) => {
+        await flushOfFile.get(file);
+        return value;
+      });
+    }
     return trx;
   }
 
@@ -52,6 +80,11 @@ export class ImmediateSqlite3 extends ClientBetterSqlite3 {
           const result = statement.run(bindings);
           obj.response = result;
           obj.context = { lastID: result.lastInsertRowid, changes: result.changes };
+        }
+        if (!connection.inTransaction && durable(connection)) {
+          if (COMMIT.test(obj.sql)) flushCommit(connection.name);
+          // A write outside a transaction committed itself: it settles once on disk.
+          else if (!statement.readonly) await syncWal(connection.name);
         }
         return obj;
       } catch (err) {

@@ -1,11 +1,12 @@
 // The SQLite client (server/db/sqliteClient.ts) on a real file, whichever database the rest of the
-// suite runs on: a second process's write lock is waited for without stopping the server, and
-// writes sent together share one transaction.
+// suite runs on: a second process's write lock is waited for without stopping the server, writes
+// sent together share one transaction, and a commit settles only once its WAL is on disk, flushed
+// off the event loop while the connection serves the next statement.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type Db } from '../../server/db/knex.js';
 import { inBatchedTransaction, inTransaction } from '../../server/db/transaction.js';
 
@@ -107,5 +108,59 @@ describe('SQLite client', () => {
     } finally {
       db.off('query', onQuery);
     }
+  });
+
+  describe('durable commits', () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    /** Holds every fdatasync of the WAL until released; counts them. */
+    function holdFlushes() {
+      const held: Array<() => void> = [];
+      const real = fs.fdatasync;
+      const spy = vi.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, done: (err: NodeJS.ErrnoException | null) => void) => {
+        held.push(() => real(fd, done));
+      }) as typeof fs.fdatasync);
+      const waitForFlush = async () => {
+        for (let i = 0; i < 100 && held.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(held.length).toBeGreaterThan(0);
+      };
+      return { spy, waitForFlush, release: () => held.splice(0).forEach((flush) => flush()) };
+    }
+
+    it("leaves the disk flush to the client: SQLite's own is synchronous=NORMAL", async () => {
+      expect(await db.raw('PRAGMA synchronous')).toEqual([{ synchronous: 1 }]);
+    });
+
+    it('settles a transaction after its WAL is flushed, and lets the next statement run meanwhile', async () => {
+      const flushes = holdFlushes();
+      let settled = false;
+      const write = inTransaction(db, (trx) => trx('notes').insert({ body: 'flushed before settling' })).then(() => (settled = true));
+      await flushes.waitForFlush();
+      // The commit ran (another statement sees its row) and gave the connection back; not yet settled.
+      expect(await db('notes').where('body', 'flushed before settling').count({ n: '*' }).first()).toEqual({ n: 1 });
+      expect(settled).toBe(false);
+      flushes.release();
+      await write;
+      expect(settled).toBe(true);
+    });
+
+    it('settles a write outside a transaction after its flush too, and a read without one', async () => {
+      const flushes = holdFlushes();
+      await db('notes').count({ n: '*' });
+      expect(flushes.spy).not.toHaveBeenCalled();
+      // A knex query runs once it is awaited or then'd.
+      const write = db('notes').insert({ body: 'autocommitted' }).then(() => undefined);
+      await flushes.waitForFlush();
+      flushes.release();
+      await write;
+      expect(flushes.spy).toHaveBeenCalled();
+    });
+
+    it('answers a failed flush as a failed write', async () => {
+      vi.spyOn(fs, 'fdatasync').mockImplementation(((_fd: number, done: (err: NodeJS.ErrnoException | null) => void) => {
+        done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+      }) as typeof fs.fdatasync);
+      await expect(inTransaction(db, (trx) => trx('notes').insert({ body: 'lost to the disk' }))).rejects.toMatchObject({ code: 'EIO' });
+    });
   });
 });
