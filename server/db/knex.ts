@@ -25,7 +25,7 @@ export interface DbOptions {
 }
 
 /** How long one attempt to connect to PostgreSQL may take: an address that never answers fails start-up in time. */
-export const CONNECT_TIMEOUT_MS = 4_000;
+export const CONNECT_TIMEOUT_MS = 3_000;
 
 // SQLite's own busy wait is kept short because it blocks the event loop; ImmediateSqlite3 waits the
 // rest (up to 30 s for a second process on the file: labctl, or a second server) between turns.

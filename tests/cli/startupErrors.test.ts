@@ -128,6 +128,21 @@ describe('labctl serve that cannot start', () => {
     expect(res.lines).toEqual([`Error: PostgreSQL at 127.0.0.1:${port} refused the connection: start PostgreSQL there, or fix the host and port in DATABASE_URL.`]);
   });
 
+  it('names the PostgreSQL host and port that take the connection and never answer', async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => sockets.add(socket.on('error', () => undefined))).listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as net.AddressInfo;
+    try {
+      const res = await serve(newDir(), { DATABASE_URL: `postgres://lab@127.0.0.1:${port}/lab` });
+      expect(res.exitCode).toBe(1);
+      expect(res.lines).toEqual([`Error: PostgreSQL at 127.0.0.1:${port} did not answer: check the host and port in DATABASE_URL, and that nothing blocks the connection.`]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it('names the PostgreSQL host and the user whose password it refused', async () => {
     const refusing = await refusingPasswords();
     try {
