@@ -66,7 +66,7 @@ export interface RuntimeOptions {
 // environment of an admin's shell (no SMTP_URL, say) cannot decide how a client's mail leaves.
 export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   // Loaded here, not above, so that `labctl --help` and usage errors do not pay for them.
-  const [{ loadConfig }, { systemClock }, { createDb }, { checkConnection }, { migrateLatest }] = await Promise.all([
+  const [{ loadConfig }, { systemClock }, { createDb }, { checkConnection, prepareDataDir }, { migrateLatest }] = await Promise.all([
     import('../server/config.js'),
     import('../server/clock.js'),
     import('../server/db/knex.js'),
@@ -82,6 +82,8 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
       `There is no database at ${config.database.filename}: check DATA_DIR (${config.dataDir}) or DATABASE_URL, or create one with \`labctl migrate\` or \`labctl seed\`.`,
     );
   }
+  // The server writes in DATA_DIR whatever the database: an unusable one stops it here, in one line.
+  if (options.server) prepareDataDir(config.dataDir);
   const logger = await cliLogger(config, Boolean(options.server));
   const db = createDb(config.database, { logger });
   try {

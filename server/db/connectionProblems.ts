@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { createPrivateDir } from '../privateFiles.js';
 
 const unavailable = (message: string) => new AppError('unavailable', message);
 
@@ -15,14 +16,23 @@ function nearestExisting(target: string): string {
   return current;
 }
 
-/** Why the SQLite file or its directory could not be created or opened, and what to do. */
-export function dataDirProblem(err: NodeJS.ErrnoException, filename: string): Error {
-  const dir = path.dirname(filename);
+/** Why a data directory (DATA_DIR, or the SQLite file's) or a file in it could not be created or used, and what to do. */
+export function dataDirProblem(err: NodeJS.ErrnoException, dir: string): Error {
+  const target = err.path ?? dir;
   const blocker = nearestExisting(dir);
   switch (err.code) {
     case 'EACCES':
     case 'EPERM':
-      return unavailable(`Cannot create ${err.path ?? filename}: permission denied in ${blocker}. Create the data directory for the user running labctl (sudo install -d -m 700 -o "$(id -un)" ${dir}) or set DATA_DIR to one it can write.`);
+      if (fs.existsSync(dir) && target === dir) {
+        return unavailable(`Cannot write in ${dir}: permission denied. Give the data directory to the user running labctl (sudo chown "$(id -un)" ${dir}; chmod 700 ${dir}) or set DATA_DIR to one it can write.`);
+      }
+      return unavailable(`Cannot create ${target}: permission denied in ${blocker}. Create the data directory for the user running labctl (sudo install -d -m 700 -o "$(id -un)" ${dir}) or set DATA_DIR to one it can write.`);
+    case 'ENOENT':
+      // Only the last level is ever created: a missing parent is most likely a mistyped path.
+      if (blocker !== path.dirname(dir)) {
+        return unavailable(`Cannot create ${dir}: ${path.dirname(dir)} does not exist. Fix DATA_DIR, or create the data directory first (sudo install -d -m 700 -o "$(id -un)" ${dir}).`);
+      }
+      return unavailable(`Cannot create ${dir}: ${blocker} does not allow new directories. Set DATA_DIR to a directory on a writable file system.`);
     case 'ENOTDIR':
     case 'EEXIST':
       if (!fs.statSync(blocker).isDirectory()) {
@@ -30,11 +40,25 @@ export function dataDirProblem(err: NodeJS.ErrnoException, filename: string): Er
       }
       break;
     case 'EROFS':
-      return unavailable(`Cannot create ${err.path ?? filename}: the file system is read-only. Set DATA_DIR to a writable directory.`);
+      return unavailable(`Cannot ${fs.existsSync(dir) ? 'write in' : 'create'} ${target}: the file system is read-only. Set DATA_DIR to a writable directory.`);
     case 'ENOSPC':
-      return unavailable(`Cannot create ${err.path ?? filename}: the disk is full. Free some space or set DATA_DIR elsewhere.`);
+      return unavailable(`Cannot create ${target}: the disk is full. Free some space or set DATA_DIR elsewhere.`);
   }
-  return unavailable(`Cannot create ${err.path ?? filename} (${err.code ?? err.message}). Check DATA_DIR (${dir}).`);
+  return unavailable(`Cannot create ${target} (${err.code ?? err.message}). Check DATA_DIR (${dir}).`);
+}
+
+/**
+ * What `labctl serve` needs of DATA_DIR whatever the database (mail written as files, backups, the
+ * SQLite file): a directory it can write. Creates it owner-only when only the last level is missing;
+ * a missing parent, a file in the way or a directory it may not write is one line saying what to do.
+ */
+export function prepareDataDir(dir: string): void {
+  try {
+    createPrivateDir(dir);
+    fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
+  } catch (err) {
+    throw dataDirProblem(err as NodeJS.ErrnoException, dir);
+  }
 }
 
 /** host:port/database of a PostgreSQL URL, without the user's password. */

@@ -8,7 +8,7 @@ import { inspect } from 'node:util';
 import knexFactory, { type Knex } from 'knex';
 import type { Config } from '../config.js';
 import { createLoggerTo, type Logger } from '../logger.js';
-import { ensurePrivateDir, ensurePrivateFile } from '../privateFiles.js';
+import { createPrivateDir, ensurePrivateFile } from '../privateFiles.js';
 import { dataDirProblem } from './connectionProblems.js';
 import { ReadOnlySqlite3 } from './readOnlySqlite.js';
 import { ImmediateSqlite3, SYNC_BUSY_MS } from './sqliteClient.js';
@@ -26,7 +26,7 @@ export interface DbOptions {
 }
 
 /** How long one attempt to connect to PostgreSQL may take: an address that never answers fails start-up in time. */
-export const CONNECT_TIMEOUT_MS = 4_000;
+export const CONNECT_TIMEOUT_MS = 3_000;
 
 // SQLite's own busy wait is kept short because it blocks the event loop; ImmediateSqlite3 waits the
 // rest (up to 30 s for a second process on the file: labctl, or a second server) between turns.
@@ -81,13 +81,16 @@ export function createDb(settings: Config['database'], options: DbOptions = {}):
   });
 }
 
-/** Creates the database file (and its directory) owner-only before SQLite opens it; its -wal and -shm files take the same permissions. */
+/**
+ * Creates the database file (and its directory, not the directory's parents: those missing means a
+ * mistyped path) owner-only before SQLite opens it; its -wal and -shm files take the same permissions.
+ */
 function createFiles(filename: string): void {
   try {
-    ensurePrivateDir(path.dirname(filename));
+    createPrivateDir(path.dirname(filename));
     ensurePrivateFile(filename);
   } catch (err) {
-    throw dataDirProblem(err as NodeJS.ErrnoException, filename);
+    throw dataDirProblem(err as NodeJS.ErrnoException, path.dirname(filename));
   }
 }
 

@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startMailbox } from '../helpers/mailbox.js';
-import { dataDirsPerTest, labctl, labctlProcess } from './labctl.js';
+import { dataDirsPerTest, giveToUnprivileged, labctl, labctlProcess, UNPRIVILEGED } from './labctl.js';
 
 const newDir = dataDirsPerTest();
-const NOBODY = 65534;
 
 interface Check {
   name: string;
@@ -61,10 +60,10 @@ describe('labctl doctor', () => {
     expect((await labctl(['migrate', 'latest'], dataDir)).exitCode).toBe(0);
     for (const name of fs.readdirSync(dataDir)) fs.chmodSync(path.join(dataDir, name), 0o400);
     fs.chmodSync(dataDir, 0o500);
-    for (const p of [dataDir, ...fs.readdirSync(dataDir).map((n) => path.join(dataDir, n))]) fs.chownSync(p, NOBODY, NOBODY);
+    giveToUnprivileged(dataDir, ...fs.readdirSync(dataDir).map((n) => path.join(dataDir, n)));
     const before = tree(dataDir);
-    // Run as the directory's owner: root would be allowed to write anyway.
-    const res = await labctlProcess(['doctor', '--json'], dataDir, { uid: NOBODY, gid: NOBODY, timeout: 30_000 });
+    // Run as the directory's owner, and not as root, who would be allowed to write anyway.
+    const res = await labctlProcess(['doctor', '--json'], dataDir, { ...UNPRIVILEGED, timeout: 30_000 });
     expect(res.exitCode).toBe(1);
     const checks = byName(JSON.parse(res.stdout).checks);
     expect(checks['configuration'].ok).toBe(true);
@@ -73,6 +72,7 @@ describe('labctl doctor', () => {
     expect(checks['mail outbox'].ok).toBe(true);
     expect(checks['mail']).toMatchObject({ ok: false, detail: expect.stringContaining('the outbox folder is not writable') });
     expect(tree(dataDir)).toEqual(before);
+    fs.chmodSync(dataDir, 0o700); // so that a test run by its owner can remove it
   });
 
   it('says what is wrong, one line per failed check, and exits 1', async () => {

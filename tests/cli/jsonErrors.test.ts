@@ -1,7 +1,8 @@
 // Every command that takes --json keeps stdout for its result: with the database down (PostgreSQL
 // at a closed port) stdout is empty or JSON, stderr is one JSON error document and nothing else
-// (no knex log, no stack), and the exit code is non-zero. The commands are read from the commander
-// program itself, so a new command with --json is covered without editing this list.
+// (no knex log, no stack), and the exit code is non-zero; without --json stderr has "Error: " lines
+// and no JSON log line or stack. The commands are read from the commander program itself, so a new
+// command with --json is covered without editing this list.
 import { once } from 'node:events';
 import net from 'node:net';
 import type { Command } from 'commander';
@@ -11,13 +12,30 @@ import { dataDirsPerTest, labctlProcess } from './labctl.js';
 
 const newDir = dataDirsPerTest();
 
-/** The words that run `command` with every required argument and option given a placeholder value. */
+// Values that get each command past its own checks of its arguments, so that what fails is the
+// database. A new required option needs a value here (the test says which).
+const ARGUMENT_VALUES: Record<string, string> = { report: '2026-0012-R1', 'file.csv': 'fixtures/results-example.csv' };
+const OPTION_VALUES: Record<string, string[]> = {
+  '--as': ['staff@demo.lab'],
+  '--role': ['staff'],
+  '--email': ['new.staff@lab.example.org'],
+  '--containers': ['1'],
+  '--condition': ['acceptable'],
+  '--reason': ['Checked by the test'],
+};
+// Options a command needs to reach the database that commander cannot mark required.
+const EXTRA: Record<string, string[]> = { 'user add': ['--password', 'a long passphrase'], 'requests release': ['--password-stdin'] };
+// These refuse PostgreSQL before connecting (pg_dump and pg_restore do their work); doctor reports the
+// database in its checks on stdout.
+const REFUSE_POSTGRES = new Set(['backup', 'restore']);
+
+/** The words that run `command` with every required argument and option given a value. */
 function invocation(command: Command): string[] {
   const names: string[] = [];
   for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
-  const args = command.registeredArguments.filter((a) => a.required).map(() => '1');
-  const options = command.options.filter((o) => o.mandatory).flatMap((o) => [o.long!, 'staff@demo.lab']);
-  return [...names, ...args, ...options, '--json'];
+  const args = command.registeredArguments.filter((a) => a.required).map((a) => ARGUMENT_VALUES[a.name()] ?? '1');
+  const options = command.options.filter((o) => o.mandatory).flatMap((o) => [o.long!, ...(OPTION_VALUES[o.long!] ?? [`(no value for ${o.long} in OPTION_VALUES)`])]);
+  return [...names, ...args, ...options, ...(EXTRA[names.join(' ')] ?? []), '--json'];
 }
 
 function withJson(command: Command): Command[] {
@@ -25,15 +43,17 @@ function withJson(command: Command): Command[] {
   return [...own, ...command.commands.flatMap(withJson)];
 }
 
-describe('--json with the database down', () => {
+describe('commands that take --json, with the database down', () => {
   let url: string;
+  let where: string;
   let commands: string[][];
   beforeAll(async () => {
     const closed = net.createServer().listen(0, '127.0.0.1');
     await once(closed, 'listening');
     const { port } = closed.address() as net.AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    url = `postgres://postgres@127.0.0.1:${port}/test`;
+    where = `127.0.0.1:${port}`;
+    url = `postgres://postgres@${where}/test`;
     commands = withJson(await buildProgram(['node', 'labctl'], true)).map(invocation);
   });
 
@@ -43,7 +63,7 @@ describe('--json with the database down', () => {
     expect(commands).toContainEqual(['doctor', '--json']);
   });
 
-  it('prints at most JSON on stdout, one JSON error on stderr, and exits non-zero, for each', async () => {
+  it('prints at most JSON on stdout, one JSON error on stderr, and exits non-zero, for each, because the database is down', async () => {
     const failures: string[] = [];
     for (const args of commands) {
       // LOG_LEVEL at the commands' default: a library's log line would show up on stderr.
@@ -65,6 +85,29 @@ describe('--json with the database down', () => {
         continue;
       }
       if (typeof error.error?.message !== 'string' || typeof error.error?.code !== 'string') failures.push(`${label}: stderr lacks {error: {message, code}}: ${res.stderr}`);
+      // What failed is the database, not the invocation.
+      const refused = `PostgreSQL at ${where} refused the connection`;
+      if (args[0] === 'doctor') {
+        const database = (JSON.parse(res.stdout) as { checks: { name: string; detail: string }[] }).checks.find((c) => c.name === 'database');
+        if (!database?.detail.startsWith(refused)) failures.push(`${label}: the database check says ${database?.detail}`);
+      } else if (REFUSE_POSTGRES.has(args[0])) {
+        if (!String(error.error?.message).includes(`PostgreSQL ${where}`)) failures.push(`${label}: did not refuse PostgreSQL: ${res.stderr}`);
+      } else if (error.error?.code !== 'unavailable' || !String(error.error?.message).startsWith(refused)) {
+        failures.push(`${label}: failed for another reason than the database: ${res.stderr}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('without --json: says so in "Error: " lines on stderr, with no JSON log line and no stack, and stdout empty', async () => {
+    const failures: string[] = [];
+    for (const args of commands.map((words) => words.filter((w) => w !== '--json'))) {
+      const res = await labctlProcess(args, newDir(), { timeout: 30_000, env: { DATABASE_URL: url, LOG_LEVEL: '' } });
+      const label = `labctl ${args.join(' ')}`;
+      if (res.exitCode === 0) failures.push(`${label}: exit 0`);
+      // doctor's report is its result; every other command prints nothing on stdout when it fails.
+      if (args[0] !== 'doctor' && res.stdout !== '') failures.push(`${label}: stdout: ${res.stdout.slice(0, 200)}`);
+      if (!res.stderr.startsWith('Error: ') || /^\s*[{[]/m.test(res.stderr) || /^\s+at /m.test(res.stderr)) failures.push(`${label}: stderr: ${res.stderr.slice(0, 300)}`);
     }
     expect(failures).toEqual([]);
   }, 300_000);

@@ -11,6 +11,18 @@ import { main } from '../../cli/main.js';
 
 export const LABCTL = path.resolve('bin/labctl');
 
+const NOBODY = 65534;
+const asRoot = process.getuid?.() === 0;
+/**
+ * Whom to run labctl as so that file permissions apply: root passes every permission check, so a
+ * test running as root runs labctl as nobody; any other user runs it as itself.
+ */
+export const UNPRIVILEGED: { uid?: number; gid?: number } = asRoot ? { uid: NOBODY, gid: NOBODY } : {};
+/** Makes `paths` belong to the UNPRIVILEGED user (as root; otherwise they are the test's own already). */
+export function giveToUnprivileged(...paths: string[]): void {
+  if (asRoot) for (const p of paths) fs.chownSync(p, NOBODY, NOBODY);
+}
+
 export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'labctl-test-'));
 }

@@ -10,7 +10,9 @@
 // - a quote opens a quoted part only where the value starts or right after a closing quote; after
 //   an unquoted character it is an ordinary character;
 // - names must be letters, digits and "_", not starting with a digit; other lines are ignored;
-// - a quote still open at the end of the file is an error.
+// - a comment ending in a backslash does not continue onto the next line (systemd 254 and later);
+// - at the end of the file the value read so far is kept, even inside quotes or after a backslash
+//   (as src/basic/env-file.c does; a shell refuses such a file, so the comparison test fails on it).
 // systemd does no variable or "%" specifier expansion in the file.
 
 export type SystemdEnv = Record<string, string>;
@@ -68,8 +70,7 @@ export function parseSystemdEnv(text: string): SystemdEnv {
           // An escaped character is kept, even a blank at the end; backslash-newline joins the lines.
           const next = text[i + 1];
           i += 1;
-          if (next === undefined) throw new Error('The file ends after a backslash.');
-          value += pendingBlanks + (NEWLINE.has(next) ? '' : next);
+          value += pendingBlanks + (next === undefined || NEWLINE.has(next) ? '' : next);
           pendingBlanks = '';
           state = 'unquoted';
         } else if (BLANK.has(c)) {
@@ -91,14 +92,13 @@ export function parseSystemdEnv(text: string): SystemdEnv {
         else if (c === '\\') {
           const next = text[i + 1];
           i += 1;
-          if (next === undefined) throw new Error('The file ends inside double quotes.');
+          if (next === undefined) break;
           if (next === '\n') continue;
           value += ESCAPED_IN_DOUBLE_QUOTES.has(next) ? next : `\\${next}`;
         } else value += c;
         break;
     }
   }
-  if (state === 'single' || state === 'double') throw new Error(`The file ends inside ${state === 'single' ? 'single' : 'double'} quotes.`);
-  if (state === 'beforeValue' || state === 'unquoted') finish();
+  if (state !== 'line' && state !== 'comment' && state !== 'key') finish();
   return env;
 }

@@ -42,8 +42,14 @@ describe('parseSystemdEnv (systemd EnvironmentFile= rules)', () => {
     expect(parseSystemdEnv('HOME_DIR=$HOME/x\n1BAD=1\nBAD-NAME=2\nGOOD_2=3')).toEqual({ HOME_DIR: '$HOME/x', GOOD_2: '3' });
   });
 
-  it('refuses a quote left open at the end of the file', () => {
-    expect(() => parseSystemdEnv('A="open\n')).toThrow('double quotes');
-    expect(() => parseSystemdEnv("A='open\n")).toThrow('single quotes');
+  it('keeps what a quote left open or a last backslash has read at the end of the file, as systemd does', () => {
+    expect(parseSystemdEnv('A="open\n')).toEqual({ A: 'open\n' });
+    expect(parseSystemdEnv("A='open \\\n")).toEqual({ A: 'open \\\n' });
+    expect(parseSystemdEnv('A=end \\')).toEqual({ A: 'end ' });
+    expect(parseSystemdEnv('A="x\\')).toEqual({ A: 'x' });
+  });
+
+  it('ends a comment at its newline even after a backslash (systemd 254 and later)', () => {
+    expect(parseSystemdEnv('# comment \\\nA=1\n')).toEqual({ A: '1' });
   });
 });

@@ -2,6 +2,8 @@
 // EnvironmentFile= rules and a shell that sources it read the same values, and the systemd unit reads
 // it from where the document installs it.
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/config.js';
@@ -57,6 +59,20 @@ describe('the env file of docs/deploy.md', () => {
     expect(systemd.MAIL_FROM).toBe('Laboratory <portal@lab.example.org>');
     expect(systemd.DATABASE_URL).toBe('postgres://lab:secret@db.internal:5432/lab');
     expect(await sourcedBy(shell, ENV_FILE)).toEqual(systemd);
+  });
+
+  it.each(['bash', 'sh'] as const)('still means the same to %s and systemd once edited as its comments say: single quotes around $ ` \\ " #', async (shell) => {
+    const password = 'pa$s`w\\o"r#d $HOME';
+    const edited = file.replace(/^DATABASE_URL=.*$/m, `DATABASE_URL='postgres://lab:${password}@db.internal:5432/lab'`).replace(/^LAB_NAME=.*$/m, 'LAB_NAME="Meat  Inspection # Laboratory"');
+    const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lab-env-')), 'lab.env');
+    fs.writeFileSync(copy, edited);
+    try {
+      const systemd = parseSystemdEnv(edited);
+      expect(systemd).toMatchObject({ DATABASE_URL: `postgres://lab:${password}@db.internal:5432/lab`, LAB_NAME: 'Meat  Inspection # Laboratory' });
+      expect(await sourcedBy(shell, copy)).toEqual(systemd);
+    } finally {
+      fs.rmSync(path.dirname(copy), { recursive: true, force: true });
+    }
   });
 
   it('holds settings the server accepts, and no SECRET_KEY', () => {

@@ -50,4 +50,17 @@ describe('files in the data directory', () => {
     const [message] = fs.readdirSync(outboxDir);
     expect({ outbox: modeOf(outboxDir), mail: modeOf(path.join(outboxDir, message)) }).toEqual({ outbox: '700', mail: '600' });
   });
+
+  it('creates missing parents of a directory 0700 one level at a time, and fails where the file system refuses one instead of retrying forever', () => {
+    const nested = path.join(root, 'copies', 'of', 'backups');
+    ensurePrivateDir(nested);
+    expect(['copies', 'copies/of', 'copies/of/backups'].map((d) => modeOf(path.join(root, d)))).toEqual(['700', '700', '700']);
+    ensurePrivateDir(nested); // there already: left as it is
+    // mkdirSync's recursive option never returns here: /proc answers ENOENT under a parent that exists.
+    expect(() => ensurePrivateDir('/proc/lab-data/backups')).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    const file = path.join(root, 'a-file');
+    fs.writeFileSync(file, '');
+    expect(() => ensurePrivateDir(file)).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+    expect(() => ensurePrivateDir(path.join(file, 'backups'))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+  });
 });
