@@ -24,7 +24,18 @@ const COMMANDS: CommandEntry[] = [
   { name: 'migrate', description: 'Apply, roll back or list database migrations', load: async () => (await import('./commands/migrate.js')).registerMigrate },
   { name: 'user', description: 'Manage accounts: add staff, testers, admins and clients; list, disable, reset passwords', load: async () => (await import('./commands/user.js')).registerUser },
   { name: 'seed', description: 'Add demo accounts and requests, or a large generated data set for benchmarks', load: async () => (await import('./commands/seed.js')).registerSeed },
-  { name: 'requests', description: 'List, show, approve, reject and release testing requests, as the receive-and-release desk does', load: async () => (await import('./commands/requests.js')).registerRequests },
+  {
+    name: 'requests',
+    description: 'List, show, approve, reject and release testing requests, as the receive-and-release desk does',
+    load: async () => {
+      // `requests receive` is defined with the other traceability commands (commands never import each other).
+      const [{ registerRequests }, { registerReceive }] = await Promise.all([import('./commands/requests.js'), import('./commands/traceability.js')]);
+      return (command) => {
+        registerRequests(command);
+        registerReceive(command);
+      };
+    },
+  },
   { name: 'results', description: 'Enter tester results in bulk', load: async () => (await import('./commands/results.js')).registerResults },
   { name: 'report', description: 'Print and export the monthly positive/negative statistics of the database pages', load: async () => (await import('./commands/report.js')).registerReport },
   { name: 'certificate', description: 'Write the certificate of analysis (PDF) of a released request (its latest report, or --version n), or withdraw a report', load: async () => (await import('./commands/certificate.js')).registerCertificate },

@@ -17,7 +17,7 @@ import { actingAccount } from '../actor.js';
 import { io } from '../io.js';
 import { AbortError, info, out, UsageError, withRuntime } from '../runtime.js';
 import { readSecret } from '../secret.js';
-import { resolveRequest } from './requests.js';
+import { resolveRequest } from '../requestRef.js';
 
 export const NO_PUBLIC_URL =
   "The certificate's QR code needs the portal's public address, and none is known: set PUBLIC_URL (e.g. PUBLIC_URL=https://lab.example.org), as in the server's settings, or start `labctl serve` with PUBLIC_URL once so that labctl reads it from the database.";

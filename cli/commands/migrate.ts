@@ -3,7 +3,7 @@ import { lastBatch, migrateLatest, migrateRollback, migrationStatus } from '../.
 import { describeDatabase } from '../../server/config.js';
 import { AbortError, info, out, withRuntime, type Runtime } from '../runtime.js';
 import { confirm } from '../terminal.js';
-import { backupSqlite, defaultBackupFile } from './backup.js';
+import { backupSqlite, defaultBackupFile } from '../sqliteBackup.js';
 
 /** Applies or reverts migrations with `change`, then says on stderr which (or `none`). */
 function migrateAndTell(change: (rt: Runtime) => Promise<string[]>, verb: string, none: string): Promise<void> {

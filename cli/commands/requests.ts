@@ -1,23 +1,21 @@
 import { createElement } from 'react';
 import type { Command } from 'commander';
-import type { Knex } from 'knex';
 import { ANALYTES, FAMILY_LABELS, findAnalyte, purposeLabel, REMARK_COLOURS, type Purpose } from '../../server/domain/catalog.js';
 import { completionOf, FAMILY_COMPLETION_KEY } from '../../server/domain/completion.js';
 import { formatPhp } from '../../server/domain/fees.js';
 import { can } from '../../server/domain/policies.js';
-import { IdSchema, MAX_ID } from '../../server/domain/ids.js';
 import { familiesOf } from '../../server/domain/requestShape.js';
 import { RejectionReason } from '../../server/domain/requestMessages.js';
 import { applyTransition, REQUEST_STATUSES, STATUS_DISPLAY, type RequestStatus, type Transition } from '../../server/domain/requestStatus.js';
 import { MAX_PAGE_SIZE, PageQuery } from '../../server/domain/paging.js';
 import { listDeskRequests } from '../../server/services/requests/desk.js';
 import type { PageRequest } from '../../server/services/requests/lists.js';
-import { findRequest, findRequestByControlNumber, withSamples, type RequestView } from '../../server/services/requests/read.js';
+import { withSamples, type RequestView } from '../../server/services/requests/read.js';
 import { signedRelease } from '../../server/services/certificates/release.js';
 import { approveRequest, rejectRequest, type DeskDeps } from '../../server/services/requests/transitions.js';
 import { analysesOf } from '../../server/services/results/read.js';
 import { actingAccount } from '../actor.js';
-import { registerReceive } from './traceability.js';
+import { resolveRequest } from '../requestRef.js';
 import { AbortError, out, UsageError, withRuntime, type Runtime } from '../runtime.js';
 import { readSecret } from '../secret.js';
 import { confirm, printTable, printViewOrText } from '../terminal.js';
@@ -45,23 +43,6 @@ function parseStatus(text: string): RequestStatus {
     throw new UsageError(`Unknown status "${text}": use one of ${REQUEST_STATUSES.join(', ')}.`);
   }
   return status as RequestStatus;
-}
-
-/** A request named by its id (12) or its control number (2026-0012). */
-export async function resolveRequest(db: Knex, ref: string): Promise<RequestView> {
-  const text = ref.trim();
-  if (/^[0-9]+$/.test(text)) {
-    // The API's bound: a larger number is no id at all, and PostgreSQL would refuse to look it up.
-    const id = IdSchema.safeParse(text);
-    if (!id.success) throw new UsageError(`"${text}" is not a request id: ids are whole numbers from 1 to ${MAX_ID}.`);
-    const found = await findRequest(db, id.data);
-    if (!found) throw new AbortError(`There is no request ${text}.`);
-    return found;
-  }
-  if (!/^[0-9]{4}-[0-9]+$/.test(text)) throw new UsageError(`"${ref}" is neither a request id (e.g. 12) nor a control number (e.g. 2026-0012).`);
-  const found = await findRequestByControlNumber(db, text);
-  if (!found) throw new AbortError(`No request has control number ${text}.`);
-  return found;
 }
 
 const testsSelected = (r: RequestView) => familiesOf(r.tests).map((f) => FAMILY_LABELS[f]).join(', ');
@@ -258,5 +239,4 @@ export function registerRequests(command: Command): void {
       .addHelpText('after', `\nExample:\n  $ labctl requests ${transition} 2026-0012 --as staff@demo.lab${extra}${transition === 'release' ? '\n  $ labctl requests release 2026-0012 --as staff@demo.lab --password-stdin < password.txt' : ''}`)
       .action((ref: string, opts: TransitionOptions) => transitionCommand(transition, ref, opts));
   }
-  registerReceive(requests);
 }

@@ -14,7 +14,7 @@ import { io } from '../io.js';
 import { terminalSafe } from '../safeText.js';
 import { info, out, UsageError, withRuntime } from '../runtime.js';
 import { printTable } from '../terminal.js';
-import { resolveRequest } from './requests.js';
+import { resolveRequest } from '../requestRef.js';
 
 /** Zod issues as the flags that caused them, e.g. "--containers must be at least 1". */
 function usageFrom(error: z.ZodError, flags: Record<string, string>): UsageError {
