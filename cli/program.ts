@@ -57,11 +57,15 @@ function commandNamed(argv: readonly string[]): CommandEntry | undefined {
   return COMMANDS.find((c) => c.name === name);
 }
 
-/** `--json` among the options (before a `--`): failures are then reported as JSON (main.ts). */
+/**
+ * `--json` among the options (before a `--`), or `--format json` (`labctl report`'s older spelling
+ * of it): failures are then reported as JSON (main.ts) and logs are JSON lines (runtime.ts).
+ */
 export function wantsJson(argv: readonly string[]): boolean {
   const args = argv.slice(2);
   const end = args.indexOf('--');
-  return (end < 0 ? args : args.slice(0, end)).includes('--json');
+  const options = end < 0 ? args : args.slice(0, end);
+  return options.some((a, i) => a === '--json' || /^--format=json$/i.test(a) || ((a === '--format' || a === '-f') && /^json$/i.test(options[i + 1] ?? '')));
 }
 
 /** The program for `argv`; with `everyCommand`, every command's module is loaded (tests list their options). */

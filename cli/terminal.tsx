@@ -36,14 +36,24 @@ export async function printViewOrText(view: () => ReactElement | Promise<ReactEl
   out(plain);
 }
 
-/** A table: Ink on a terminal, aligned plain text otherwise. */
+/**
+ * The width tables must fit: the terminal's, when stdout is one. Piped output has no width: it
+ * keeps one line per row, for scripts (or `less -S`).
+ */
+export function terminalWidth(): number | undefined {
+  const { stdout } = io();
+  return stdout.isTTY && stdout.columns ? stdout.columns : undefined;
+}
+
+/** A table: Ink on a terminal, aligned plain text otherwise; fitted to the terminal's width either way. */
 export function printTable(props: TableProps): Promise<void> {
+  const width = props.width ?? terminalWidth();
   return printViewOrText(
     async () => {
       const { Table } = await import('./views/Table.js');
-      return <Table {...props} />;
+      return <Table {...props} width={width} />;
     },
-    () => [...(props.title ? [props.title] : []), props.rows.length === 0 && props.emptyText ? props.emptyText : formatTable(props.columns, props.rows)].join('\n'),
+    () => [...(props.title ? [props.title] : []), props.rows.length === 0 && props.emptyText ? props.emptyText : formatTable(props.columns, props.rows, width)].join('\n'),
     { rows: props.rows.length },
   );
 }

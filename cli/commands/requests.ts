@@ -18,7 +18,7 @@ import { actingAccount } from '../actor.js';
 import { resolveRequest } from '../requestRef.js';
 import { AbortError, out, UsageError, withRuntime, type Runtime } from '../runtime.js';
 import { readSecret } from '../secret.js';
-import { confirm, printTable, printViewOrText } from '../terminal.js';
+import { confirm, printTable, printViewOrText, terminalWidth } from '../terminal.js';
 import { requestDetailsText, type RequestDocument } from '../views/requestDetailsText.js';
 
 /** What the desk says after each transition (SPEC section 8). */
@@ -133,9 +133,10 @@ async function showCommand(ref: string, opts: { json?: boolean }): Promise<void>
         },
       ],
     };
+    const width = terminalWidth();
     await printViewOrText(
-      async () => createElement((await import('../views/RequestDetails.js')).RequestDetails, { doc }),
-      () => requestDetailsText(doc),
+      async () => createElement((await import('../views/RequestDetails.js')).RequestDetails, { doc, width }),
+      () => requestDetailsText(doc, width),
       { rows: results.length },
     );
   });
