@@ -25,6 +25,28 @@ function withJson(command: Command): Command[] {
   return [...own, ...command.commands.flatMap(withJson)];
 }
 
+/** The commands that do something: those without subcommands, and those with an action of their own (certificate). */
+function runnable(command: Command): Command[] {
+  const own = command.parent && (command.commands.length === 0 || (command as unknown as { _actionHandler: unknown })._actionHandler) ? [command] : [];
+  return [...own, ...command.commands.flatMap(runnable)];
+}
+
+const fullName = (command: Command) => {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+};
+
+describe('--json everywhere', () => {
+  it('is offered by every command that prints data (serve prints only its address and runs until stopped)', async () => {
+    const program = await buildProgram(['node', 'labctl'], true);
+    const all = runnable(program).map(fullName);
+    expect(all).toEqual(expect.arrayContaining(['report monthly', 'labels', 'certificate', 'certificate withdraw', 'migrate latest', 'requests approve']));
+    const without = runnable(program).filter((c) => !c.options.some((o) => o.long === '--json')).map(fullName);
+    expect(without).toEqual(['serve']);
+  });
+});
+
 describe('--json with the database down', () => {
   let url: string;
   let commands: string[][];
@@ -35,6 +57,8 @@ describe('--json with the database down', () => {
     await new Promise((resolve) => closed.close(resolve));
     url = `postgres://postgres@127.0.0.1:${port}/test`;
     commands = withJson(await buildProgram(['node', 'labctl'], true)).map(invocation);
+    // `report --format json` is the older spelling of --json: it fails the same way.
+    commands.push(['report', 'monthly', '--format', 'json']);
   });
 
   it('finds the commands that take --json', () => {
