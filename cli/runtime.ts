@@ -63,7 +63,8 @@ export interface RuntimeOptions {
 
 // Mail: commands only queue it in the outbox table, in the transaction of their change; the running
 // server's worker sends it, with the server's SMTP settings. A command never sends mail itself, so the
-// environment of an admin's shell (no SMTP_URL, say) cannot decide how a client's mail leaves.
+// environment of an admin's shell (no SMTP_URL, say) cannot decide how a client's mail leaves. The one
+// exception, `labctl mail retry --now`, runs the outbox worker's code and refuses without SMTP_URL.
 export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   // Loaded here, not above, so that `labctl --help` and usage errors do not pay for them.
   const [{ loadConfig }, { systemClock }, { createDb }, { checkConnection }, { migrateLatest }] = await Promise.all([
