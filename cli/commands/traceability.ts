@@ -106,7 +106,7 @@ async function auditCommand(opts: AuditOptions): Promise<void> {
       columns: [{ header: 'At' }, { header: 'Actor' }, { header: 'Action' }, { header: 'Request' }, { header: 'Details' }],
       rows: rows.map((r) => [
         r.at, r.actorName ? `${r.actorName} (${r.actorRole})` : 'system', r.action, r.controlNumber ?? (r.requestId === null ? '' : String(r.requestId)),
-        r.details === null ? '' : JSON.stringify(r.details).slice(0, 80),
+        r.details === null ? '' : JSON.stringify(r.details),
       ]),
       emptyText: 'No audit entries match.',
     });

@@ -6,7 +6,8 @@ import { databaseKind } from '../helpers/testDatabase.js';
 import { createLogger } from '../../server/logger.js';
 import { createMailer } from '../../server/mail/mailer.js';
 import { deliverDueMail } from '../../server/mail/outboxWorker.js';
-import { labctlOnDatabase, openDemoDatabase } from './demoDatabase.js';
+import { labctlEnv, labctlOnDatabase, openDemoDatabase } from './demoDatabase.js';
+import { labctlProcess } from './labctl.js';
 
 describe(`labctl mail (${databaseKind()})`, () => {
   const lab = labctlOnDatabase(openDemoDatabase);
@@ -124,5 +125,13 @@ describe(`labctl mail retry --now (${databaseKind()})`, () => {
     expect(json.exitCode).toBe(1);
     expect(JSON.parse(json.stdout).mails[0]).toMatchObject({ id, state: 'pending', sentNow: false, error: expect.stringContaining('ECONNREFUSED') });
     expect(JSON.parse(json.stderr)).toEqual({ error: { message: '1 of 1 mails not sent; see labctl mail status for the last error.', code: 'failed' } });
+
+    // The real process writes its logs through pino's own writer: still a readable line in human mode.
+    await lab.database.db('outbox').update({ state: 'failed' });
+    const proc = await labctlProcess(['mail', 'retry', '--id', String(id), '--now'], lab.dataDir, { env: { ...labctlEnv(lab.database), ...env } });
+    expect(proc.exitCode).toBe(1);
+    expect(proc.stdout).toContain('not sent: ');
+    expect(proc.stderr.split('\n').filter((l) => l.trimStart().startsWith('{'))).toEqual([]);
+    expect(proc.stderr).toMatch(/^WARN \d\d:\d\d:\d\d mail not sent /m);
   }, 60_000);
 });

@@ -54,6 +54,15 @@ describe(`labctl tables on a terminal (${databaseKind()})`, () => {
     });
   }
 
+  it('audit keeps every entry\'s details whole: on one line in a pipe, wrapped within 80 columns on a terminal', async () => {
+    const entries = JSON.parse((await lab.run(['audit', '--json'])).stdout) as Array<{ details: unknown }>;
+    const longest = entries.map((e) => JSON.stringify(e.details)).sort((a, b) => b.length - a.length)[0];
+    expect(longest.length).toBeGreaterThan(80);
+    expect((await lab.run(['audit'])).stdout).toContain(longest);
+    const narrow = stripVTControlCharacters((await lab.run(['audit'], { terminalColumns: 80 })).stdout);
+    expect(Math.max(...narrow.split('\n').map((l) => l.trimEnd().length))).toBeLessThanOrEqual(80);
+  });
+
   it('requests list fits 80 columns, wrapping no value away', async () => {
     const res = await lab.run(['requests', 'list'], { terminalColumns: 80 });
     expect(res.exitCode).toBe(0);
