@@ -93,7 +93,8 @@ export function layoutTable(columns: readonly Column[], rawRows: readonly Row[],
     used += used === 0 ? w : needed;
   }
   parts.push(part);
-  return parts.map(({ indexes, widths }) => ({
+  const even = evenParts(parts.length, columns.length - 1, (i) => Math.min(natural[i], room), room, keyWidth);
+  return (even ?? parts).map(({ indexes, widths }) => ({
     columns: indexes,
     widths,
     lines: rows.flatMap((r, row) => {
@@ -102,6 +103,26 @@ export function layoutTable(columns: readonly Column[], rawRows: readonly Row[],
       return Array.from({ length: height }, (_, line) => ({ row, cells: pieces.map((p) => p[line] ?? '') }));
     }),
   }));
+}
+
+/**
+ * The `count` parts of the columns after the first, as even as they fit (later parts one column
+ * more when they do not share out evenly), so a year reads January to June, then July to December
+ * and the Total; null when an even share does not fit `room`.
+ */
+function evenParts(count: number, rest: number, widthOf: (i: number) => number, room: number, keyWidth: number): Array<{ indexes: number[]; widths: number[] }> | null {
+  if (count < 2) return null;
+  const parts: Array<{ indexes: number[]; widths: number[] }> = [];
+  let next = 1;
+  for (let p = 0; p < count; p++) {
+    const size = Math.floor(rest / count) + (p >= count - (rest % count) ? 1 : 0);
+    const indexes = Array.from({ length: size }, (_, k) => next + k);
+    next += size;
+    const used = indexes.reduce((sum, i) => sum + widthOf(i), 0) + COLUMN_GAP.length * (size - 1);
+    if (used > room) return null;
+    parts.push({ indexes: [0, ...indexes], widths: [keyWidth, ...indexes.map(widthOf)] });
+  }
+  return parts;
 }
 
 /** What is said above a table that had to be split to fit: nobody should think columns are missing. */
