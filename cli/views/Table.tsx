@@ -3,7 +3,7 @@
 // column too wide alone is wrapped, and a note says the table was split; nothing is cut.
 import { Box, Text } from 'ink';
 import { terminalSafe } from '../safeText.js';
-import { COLUMN_GAP, layoutTable, padCell, splitNote, type Column, type Row } from '../table.js';
+import { COLUMN_GAP, layoutTable, padCell, splitNote, wrapCell, type Column, type Row } from '../table.js';
 
 export interface TableProps {
   title?: string;
@@ -27,7 +27,7 @@ export function Table({ title, columns, rows, cellColor, emptyText, width }: Tab
         <Text>{terminalSafe(emptyText)}</Text>
       ) : (
         <>
-          {note ? <Text dimColor>{note}</Text> : null}
+          {note ? <Text dimColor>{wrapCell(note, width!).join('\n')}</Text> : null}
           {blocks.map((block, b) => (
             <Box key={b} flexDirection="column" marginTop={b > 0 || note ? 1 : 0}>
               <Text bold>{block.columns.map((c, k) => padCell(columns[c].header, block.widths[k], columns[c].align)).join(COLUMN_GAP).trimEnd()}</Text>

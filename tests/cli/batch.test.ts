@@ -63,6 +63,16 @@ describe(`labctl requests approve with several requests (${databaseKind()})`, ()
     expect(res.stderr).toBe('2 requests rejected.');
   });
 
+  it('releases a batch with one signature, read once from standard input', async () => {
+    const res = await lab.run(['requests', 'release', '2026-0002', '2026-0003', '--as', 'staff@demo.lab', '--password-stdin'], { input: 'demo-password\n' });
+    expect(res.exitCode).toBe(1);
+    expect(res.stdout.split('\n')).toEqual([
+      '2026-0002: Request released successfully. Certificate 2026-0002-R1 issued.',
+      expect.stringMatching(/^2026-0003: not released: Cannot release a request that is FOR TESTING/),
+    ]);
+    expect((await statuses(lab.database.db))['2026-0002']).toBe('RELEASED');
+  });
+
   it('keeps stdout one JSON document and stderr one JSON error in a real process', async () => {
     const res = await labctlProcess(['requests', 'approve', '7', '2026-0002', '--as', 'staff@demo.lab', '--json'], lab.dataDir, { env: labctlEnv(lab.database) });
     expect(res.exitCode).toBe(1);
