@@ -20,6 +20,8 @@ const layers = [
     { regex: '^\\.\\./', message: 'server/domain is pure and imports nothing of ours outside server/domain.' },
     { group: NO_IO, message: 'server/domain is pure: no I/O, no framework.' },
   ]),
+  // Commands never import each other (no import cycles): what several share lives in cli/ itself.
+  layer(['cli/commands/**'], [{ regex: '^\\./', message: 'A command never imports another command: move what both need into cli/ (e.g. cli/requestRef.ts).' }]),
   layer(['ui/**'], [
     { regex: '^(\\.\\./)+server/(?!domain/)', message: 'ui/ imports only server/domain of the server.' },
     { regex: into('cli'), message: 'ui/ never imports cli/.' },

@@ -11,6 +11,8 @@ export interface CliIo {
   stdout: OutStream;
   stderr: OutStream;
   env: NodeJS.ProcessEnv;
+  /** The command was asked for machine output (--json): logs are then JSON lines too (runtime.ts). */
+  json?: boolean;
 }
 
 const current = new AsyncLocalStorage<CliIo>();

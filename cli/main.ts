@@ -51,5 +51,5 @@ async function run(argv: string[]): Promise<number> {
 
 /** Runs labctl with `argv` (as process.argv: node, script, args...), on `streams` when given. */
 export function main(argv: string[], streams?: CliIo): Promise<number> {
-  return streams ? runWithIo(streams, () => run(argv)) : run(argv);
+  return runWithIo({ ...(streams ?? io()), json: wantsJson(argv) }, () => run(argv));
 }

@@ -24,7 +24,18 @@ const COMMANDS: CommandEntry[] = [
   { name: 'migrate', description: 'Apply, roll back or list database migrations', load: async () => (await import('./commands/migrate.js')).registerMigrate },
   { name: 'user', description: 'Manage accounts: add staff, testers, admins and clients; list, disable, reset passwords', load: async () => (await import('./commands/user.js')).registerUser },
   { name: 'seed', description: 'Add demo accounts and requests, or a large generated data set for benchmarks', load: async () => (await import('./commands/seed.js')).registerSeed },
-  { name: 'requests', description: 'List, show, approve, reject and release testing requests, as the receive-and-release desk does', load: async () => (await import('./commands/requests.js')).registerRequests },
+  {
+    name: 'requests',
+    description: 'List, show, approve, reject and release testing requests, as the receive-and-release desk does',
+    load: async () => {
+      // `requests receive` is defined with the other traceability commands (commands never import each other).
+      const [{ registerRequests }, { registerReceive }] = await Promise.all([import('./commands/requests.js'), import('./commands/traceability.js')]);
+      return (command) => {
+        registerRequests(command);
+        registerReceive(command);
+      };
+    },
+  },
   { name: 'results', description: 'Enter tester results in bulk', load: async () => (await import('./commands/results.js')).registerResults },
   { name: 'report', description: 'Print and export the monthly positive/negative statistics of the database pages', load: async () => (await import('./commands/report.js')).registerReport },
   { name: 'certificate', description: 'Write the certificate of analysis (PDF) of a released request (its latest report, or --version n), or withdraw a report', load: async () => (await import('./commands/certificate.js')).registerCertificate },
@@ -46,11 +57,15 @@ function commandNamed(argv: readonly string[]): CommandEntry | undefined {
   return COMMANDS.find((c) => c.name === name);
 }
 
-/** `--json` among the options (before a `--`): failures are then reported as JSON (main.ts). */
+/**
+ * `--json` among the options (before a `--`), or `--format json` (`labctl report`'s older spelling
+ * of it): failures are then reported as JSON (main.ts) and logs are JSON lines (runtime.ts).
+ */
 export function wantsJson(argv: readonly string[]): boolean {
   const args = argv.slice(2);
   const end = args.indexOf('--');
-  return (end < 0 ? args : args.slice(0, end)).includes('--json');
+  const options = end < 0 ? args : args.slice(0, end);
+  return options.some((a, i) => a === '--json' || /^--format=json$/i.test(a) || ((a === '--format' || a === '-f') && /^json$/i.test(options[i + 1] ?? '')));
 }
 
 /** The program for `argv`; with `everyCommand`, every command's module is loaded (tests list their options). */

@@ -63,7 +63,8 @@ export interface RuntimeOptions {
 
 // Mail: commands only queue it in the outbox table, in the transaction of their change; the running
 // server's worker sends it, with the server's SMTP settings. A command never sends mail itself, so the
-// environment of an admin's shell (no SMTP_URL, say) cannot decide how a client's mail leaves.
+// environment of an admin's shell (no SMTP_URL, say) cannot decide how a client's mail leaves. The one
+// exception, `labctl mail retry --now`, runs the outbox worker's code and refuses without SMTP_URL.
 export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   // Loaded here, not above, so that `labctl --help` and usage errors do not pay for them.
   const [{ loadConfig }, { systemClock }, { createDb }, { checkConnection, prepareDataDir }, { migrateLatest }] = await Promise.all([
@@ -103,12 +104,17 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
   };
 }
 
-/** The logger of a command: to this run's stderr, at LOG_LEVEL (default info for the server, warn otherwise). */
+/**
+ * The logger of a command: to this run's stderr, at LOG_LEVEL (default info for the server, warn
+ * otherwise). `serve` logs as LOG_FORMAT says (JSON lines when stderr is not a terminal). Any other
+ * command logs readable lines, whatever LOG_FORMAT says (a person reads them beside the command's
+ * own messages), except with --json, where a script reads stderr: JSON lines there.
+ */
 export async function cliLogger(config: Config, server: boolean): Promise<Logger> {
   const { createLoggerTo, chooseLogFormat } = await import('../server/logger.js');
-  const { env, stderr } = io();
+  const { env, stderr, json } = io();
   const level = env.LOG_LEVEL ? config.logLevel : server ? 'info' : 'warn';
-  const format = chooseLogFormat(config.logFormat, Boolean(stderr.isTTY), server);
+  const format = server ? chooseLogFormat(config.logFormat, Boolean(stderr.isTTY), server) : json ? 'json' : 'pretty';
   // The process's own stderr goes through pino's fast writer; a test's captured stream is written directly.
   return createLoggerTo(level, format, stderr === process.stderr ? undefined : stderr);
 }

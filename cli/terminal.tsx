@@ -5,8 +5,8 @@
 import type { ReactElement } from 'react';
 import { io } from './io.js';
 // runtime's useInk is a plain predicate, not a React hook; the alias keeps the hooks lint rule quiet.
-import { out, useInk as inkOnTerminal, UsageError } from './runtime.js';
-import { formatTable } from './table.js';
+import { info, out, useInk as inkOnTerminal, UsageError } from './runtime.js';
+import { formatCount, formatTable } from './table.js';
 import type { TableProps } from './views/Table.js';
 
 /** Renders one frame and leaves it on stdout. */
@@ -36,14 +36,24 @@ export async function printViewOrText(view: () => ReactElement | Promise<ReactEl
   out(plain);
 }
 
-/** A table: Ink on a terminal, aligned plain text otherwise. */
+/**
+ * The width tables must fit: the terminal's, when stdout is one. Piped output has no width: it
+ * keeps one line per row, for scripts (or `less -S`).
+ */
+export function terminalWidth(): number | undefined {
+  const { stdout } = io();
+  return stdout.isTTY && stdout.columns ? stdout.columns : undefined;
+}
+
+/** A table: Ink on a terminal, aligned plain text otherwise; fitted to the terminal's width either way. */
 export function printTable(props: TableProps): Promise<void> {
+  const width = props.width ?? terminalWidth();
   return printViewOrText(
     async () => {
       const { Table } = await import('./views/Table.js');
-      return <Table {...props} />;
+      return <Table {...props} width={width} />;
     },
-    () => [...(props.title ? [props.title] : []), props.rows.length === 0 && props.emptyText ? props.emptyText : formatTable(props.columns, props.rows)].join('\n'),
+    () => [...(props.title ? [props.title] : []), props.rows.length === 0 && props.emptyText ? props.emptyText : formatTable(props.columns, props.rows, width)].join('\n'),
     { rows: props.rows.length },
   );
 }
@@ -77,26 +87,62 @@ export interface Progress {
 
 const NO_PROGRESS: Progress = { update() {}, async finish() {} };
 
-/** A progress bar on stderr when it is a terminal; nothing otherwise (the summary says it all). */
-export async function startProgress(label: string, total: number, unit: string, { json = false } = {}): Promise<Progress> {
+export interface ProgressOptions {
+  /** --json: no progress at all (stderr is for the JSON error). */
+  json?: boolean;
+  /** Off a terminal, a plain line on stderr now and then (`Approving: 12 / 50 requests`); otherwise nothing. */
+  plainLines?: boolean;
+  /** Nothing is shown for work done within this time (default one second): quick work stays quiet. */
+  afterMs?: number;
+}
+
+/**
+ * Progress of work that takes a while, on stderr: an Ink bar on a terminal, or (`plainLines`) a
+ * plain line at most once every `afterMs` elsewhere. Nothing appears before `afterMs` has passed.
+ */
+export async function startProgress(label: string, total: number, unit: string, { json = false, plainLines = false, afterMs = 1000 }: ProgressOptions = {}): Promise<Progress> {
   const { stderr } = io();
-  if (json || !stderr.isTTY) return NO_PROGRESS;
-  const [{ render }, { ProgressBar }] = await Promise.all([import('ink'), import('./views/ProgressBar.js')]);
+  if (json || (!stderr.isTTY && !plainLines)) return NO_PROGRESS;
+  const started = Date.now();
   let of = total;
-  const view = (done: number) => <ProgressBar label={label} done={done} total={of} unit={unit} />;
-  const instance = render(view(0), { stdout: stderr as NodeJS.WriteStream, patchConsole: false, exitOnCtrlC: false });
-  let shown = 0;
   let current = 0;
+  if (!stderr.isTTY) {
+    let printed: number | null = null;
+    const line = () => `${label}: ${formatCount(current)} / ${formatCount(of)} ${unit}`;
+    return {
+      update(done, newTotal) {
+        current = done;
+        of = newTotal ?? of;
+        const now = Date.now();
+        if (now - started < afterMs || (printed !== null && now - printed < afterMs)) return;
+        printed = now;
+        info(line());
+      },
+      async finish() {
+        // The last count, once lines were shown: the reader sees the work end.
+        if (printed !== null) info(line());
+      },
+    };
+  }
+  const [{ render }, { ProgressBar }] = await Promise.all([import('ink'), import('./views/ProgressBar.js')]);
+  const view = (done: number) => <ProgressBar label={label} done={done} total={of} unit={unit} />;
+  let instance: ReturnType<typeof render> | null = null;
+  let shown = 0;
   return {
     update(done, newTotal) {
       current = done;
       of = newTotal ?? of;
+      if (!instance) {
+        if (Date.now() - started < afterMs) return;
+        instance = render(view(done), { stdout: stderr as NodeJS.WriteStream, patchConsole: false, exitOnCtrlC: false });
+      }
       // Ink throttles frames itself; skipping tiny steps saves React work on big files.
       if (done !== of && done - shown < of / 200) return;
       shown = done;
       instance.rerender(view(done));
     },
     async finish() {
+      if (!instance) return;
       instance.rerender(view(current));
       instance.unmount();
       await instance.waitUntilExit();

@@ -4,7 +4,6 @@
 // PUBLIC_URL (this process's, or the one `labctl serve` recorded in the database); with neither the
 // command refuses rather than print a code for an address nobody can open.
 // labctl certificate withdraw <report>: staff withdraw a released report, signing with their password.
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ReportNumberParam, verificationUrl, WithdrawalInput } from '../../server/domain/certificate.js';
@@ -15,9 +14,10 @@ import { withdrawReport } from '../../server/services/certificates/withdraw.js';
 import { publicUrlOf } from '../../server/services/settings.js';
 import { actingAccount } from '../actor.js';
 import { io } from '../io.js';
+import { FORCE_HELP, writeOutputFile } from '../outputFile.js';
 import { AbortError, info, out, UsageError, withRuntime } from '../runtime.js';
 import { readSecret } from '../secret.js';
-import { resolveRequest } from './requests.js';
+import { resolveRequest } from '../requestRef.js';
 
 export const NO_PUBLIC_URL =
   "The certificate's QR code needs the portal's public address, and none is known: set PUBLIC_URL (e.g. PUBLIC_URL=https://lab.example.org), as in the server's settings, or start `labctl serve` with PUBLIC_URL once so that labctl reads it from the database.";
@@ -26,6 +26,7 @@ interface CertificateOptions {
   out?: string;
   version?: string;
   json?: boolean;
+  force?: boolean;
 }
 
 async function certificateCommand(ref: string, opts: CertificateOptions): Promise<void> {
@@ -34,6 +35,7 @@ async function certificateCommand(ref: string, opts: CertificateOptions): Promis
     throw new UsageError(`--version must be a report version, 1 or more (got "${opts.version}").`);
   }
   if (opts.out === '-' && io().stdout.isTTY) throw new UsageError('Not writing a PDF to the terminal: redirect stdout or pass --out <file>.');
+  if (opts.out === '-' && opts.json) throw new UsageError('--out - writes the PDF to stdout, where --json would print its JSON: pass one of them.');
   await withRuntime(async (rt) => {
     const request = await resolveRequest(rt.db, ref);
     const report = await readIssuedReport(rt, request.requestId, version, { actorUserId: null });
@@ -50,7 +52,7 @@ async function certificateCommand(ref: string, opts: CertificateOptions): Promis
       return;
     }
     const file = path.resolve(opts.out ?? `certificate-${report.reportNumber}.pdf`);
-    await fs.writeFile(file, pdf);
+    await writeOutputFile(file, pdf, { force: opts.force });
     if (opts.json) out(JSON.stringify({ reportNumber: report.reportNumber, controlNumber: report.content.controlNumber, file, bytes: pdf.length }));
     else info(`Wrote certificate ${report.reportNumber} to ${file}`);
   });
@@ -84,8 +86,9 @@ export function registerCertificate(command: Command): void {
     .argument('<request>', 'request id or control number')
     .option('-o, --out <file>', 'where to write the PDF (default certificate-<report number>.pdf; - for stdout)')
     .option('--version <n>', 'an earlier issue of the report (1 is the one issued on release)')
+    .option('--force', FORCE_HELP)
     .option('--json', 'print the report number and file written as JSON')
-    .addHelpText('after', '\nExamples:\n  $ labctl certificate 2026-0012\n  $ labctl certificate 2026-0012 --out coa.pdf\n  $ labctl certificate 2026-0012 --version 1 --out - > original.pdf\n  $ labctl certificate withdraw 2026-0012-R1 --as staff@demo.lab --reason "Samples mixed up"')
+    .addHelpText('after', '\nExamples:\n  $ labctl certificate 2026-0012\n  $ labctl certificate 2026-0012 --out coa.pdf --force\n  $ labctl certificate 2026-0012 --version 1 --out - > original.pdf\n  $ labctl certificate withdraw 2026-0012-R1 --as staff@demo.lab --reason "Samples mixed up"')
     .action(certificateCommand);
   command
     .command('withdraw')

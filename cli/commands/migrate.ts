@@ -3,12 +3,13 @@ import { lastBatch, migrateLatest, migrateRollback, migrationStatus } from '../.
 import { describeDatabase } from '../../server/config.js';
 import { AbortError, info, out, withRuntime, type Runtime } from '../runtime.js';
 import { confirm } from '../terminal.js';
-import { backupSqlite, defaultBackupFile } from './backup.js';
+import { backupSqlite, defaultBackupFile } from '../sqliteBackup.js';
 
-/** Applies or reverts migrations with `change`, then says on stderr which (or `none`). */
-function migrateAndTell(change: (rt: Runtime) => Promise<string[]>, verb: string, none: string): Promise<void> {
+/** Applies or reverts migrations with `change`, then says on stderr which (or `none`); with --json, {"applied"} or {"reverted"} on stdout. */
+function migrateAndTell(change: (rt: Runtime) => Promise<string[]>, verb: 'applied' | 'reverted', none: string, json = false): Promise<void> {
   return withRuntime(async (rt) => {
     const names = await change(rt);
+    if (json) return out(JSON.stringify({ database: describeDatabase(rt.config.database), [verb]: names }));
     info(`${describeDatabase(rt.config.database)}: ${names.length ? `${verb} ${names.join(', ')}` : none}`);
   }, { migrate: false, createDatabase: true });
 }
@@ -42,19 +43,21 @@ export function registerMigrate(command: Command): void {
   migrate
     .command('latest', { isDefault: true })
     .description('apply every pending migration')
-    .action(() => migrateAndTell((rt) => migrateLatest(rt.db), 'applied', 'already up to date'));
+    .option('--json', 'print {"database","applied"} (the migrations applied) as JSON')
+    .action((opts: { json?: boolean }) => migrateAndTell((rt) => migrateLatest(rt.db), 'applied', 'already up to date', opts.json));
 
   migrate
     .command('rollback')
     .description('revert the last batch of migrations')
     .option('--all', 'revert every migration: drops every table and its data (asks first; backs up a SQLite database first)')
     .option('-y, --yes', 'go ahead without asking (required without a terminal when the rollback drops the audit trail or, with --all, everything)')
+    .option('--json', 'print {"database","reverted"} (the migrations reverted) as JSON')
     .addHelpText('after', '\nExamples:\n  $ labctl migrate rollback\n  $ labctl migrate rollback --all --yes')
-    .action((opts: { all?: boolean; yes?: boolean }) =>
+    .action((opts: { all?: boolean; yes?: boolean; json?: boolean }) =>
       migrateAndTell(async (rt) => {
         await beforeRollingBack(rt, Boolean(opts.all), Boolean(opts.yes));
         return migrateRollback(rt.db, Boolean(opts.all));
-      }, 'reverted', 'nothing to roll back'));
+      }, 'reverted', 'nothing to roll back', opts.json));
 
   migrate
     .command('status')

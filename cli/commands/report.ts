@@ -33,6 +33,7 @@ interface MonthlyOptions {
   year?: string;
   discipline?: string;
   format?: string;
+  json?: boolean;
 }
 
 const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -69,6 +70,9 @@ function parseOptions(opts: MonthlyOptions, currentYear: number): { year: number
   }
   const format = (opts.format ?? 'table').toLowerCase() as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`Unknown --format "${opts.format}": use one of ${FORMATS.join(', ')}.`);
+  // --json is the flag every command takes; --format json stays as its alias.
+  if (opts.json && format !== 'table' && format !== 'json') throw new UsageError(`--json and --format ${format} ask for two different outputs: pass one.`);
+  if (opts.json) return { year, groups, format: 'json' };
   if (format === 'csv' && groups.length > 1) throw new UsageError('A CSV file holds one table: choose it with --discipline (microbio, chem-microbial, chem-elisa or molbio).');
   return { year, groups, format };
 }
@@ -101,12 +105,13 @@ export function registerReport(command: Command): void {
     .description('positive and negative counts per test and month of one year')
     .option('-y, --year <year>', 'the year (default: the current year)')
     .option('-d, --discipline <discipline>', `one table only: ${Object.keys(DISCIPLINE_OPTIONS).join(', ')} (default: all four)`)
-    .option('-f, --format <format>', 'table (Ink on a terminal, plain text otherwise), csv (one --discipline) or json', 'table')
+    .option('-f, --format <format>', 'table (Ink on a terminal, plain text otherwise), csv (one --discipline) or json (the same as --json)', 'table')
+    .option('--json', 'print the report as JSON: the API\'s body for one --discipline, keyed by discipline otherwise')
     .addHelpText(
       'after',
       '\nA result counts in the month of its analysis date (or of its saving when it has none); results of\nrejected requests do not count.\n' +
         '\nExamples:\n  $ labctl report monthly\n  $ labctl report monthly --year 2025 --discipline chem-elisa\n' +
-        '  $ labctl report monthly --discipline molbio --format csv > molbio.csv\n  $ labctl report monthly --format json | jq .microbio',
+        '  $ labctl report monthly --discipline molbio --format csv > molbio.csv\n  $ labctl report monthly --json | jq .microbio',
     )
     .action(monthlyCommand);
 }

@@ -1,26 +1,27 @@
+import fs from 'node:fs/promises';
 import { createElement } from 'react';
 import type { Command } from 'commander';
-import type { Knex } from 'knex';
 import { ANALYTES, FAMILY_LABELS, findAnalyte, purposeLabel, REMARK_COLOURS, type Purpose } from '../../server/domain/catalog.js';
 import { completionOf, FAMILY_COMPLETION_KEY } from '../../server/domain/completion.js';
 import { formatPhp } from '../../server/domain/fees.js';
 import { can } from '../../server/domain/policies.js';
-import { IdSchema, MAX_ID } from '../../server/domain/ids.js';
 import { familiesOf } from '../../server/domain/requestShape.js';
 import { RejectionReason } from '../../server/domain/requestMessages.js';
 import { applyTransition, REQUEST_STATUSES, STATUS_DISPLAY, type RequestStatus, type Transition } from '../../server/domain/requestStatus.js';
 import { MAX_PAGE_SIZE, PageQuery } from '../../server/domain/paging.js';
 import { listDeskRequests } from '../../server/services/requests/desk.js';
 import type { PageRequest } from '../../server/services/requests/lists.js';
-import { findRequest, findRequestByControlNumber, withSamples, type RequestView } from '../../server/services/requests/read.js';
+import { withSamples, type RequestView } from '../../server/services/requests/read.js';
 import { signedRelease } from '../../server/services/certificates/release.js';
 import { approveRequest, rejectRequest, type DeskDeps } from '../../server/services/requests/transitions.js';
 import { analysesOf } from '../../server/services/results/read.js';
+import { AppError } from '../../server/errors.js';
 import { actingAccount } from '../actor.js';
-import { registerReceive } from './traceability.js';
-import { AbortError, out, UsageError, withRuntime, type Runtime } from '../runtime.js';
+import { io } from '../io.js';
+import { resolveRequest } from '../requestRef.js';
+import { AbortError, info, out, UsageError, withRuntime, type Runtime } from '../runtime.js';
 import { readSecret } from '../secret.js';
-import { confirm, printTable, printViewOrText } from '../terminal.js';
+import { confirm, printTable, printViewOrText, startProgress, terminalWidth } from '../terminal.js';
 import { requestDetailsText, type RequestDocument } from '../views/requestDetailsText.js';
 
 /** What the desk says after each transition (SPEC section 8). */
@@ -45,23 +46,6 @@ function parseStatus(text: string): RequestStatus {
     throw new UsageError(`Unknown status "${text}": use one of ${REQUEST_STATUSES.join(', ')}.`);
   }
   return status as RequestStatus;
-}
-
-/** A request named by its id (12) or its control number (2026-0012). */
-export async function resolveRequest(db: Knex, ref: string): Promise<RequestView> {
-  const text = ref.trim();
-  if (/^[0-9]+$/.test(text)) {
-    // The API's bound: a larger number is no id at all, and PostgreSQL would refuse to look it up.
-    const id = IdSchema.safeParse(text);
-    if (!id.success) throw new UsageError(`"${text}" is not a request id: ids are whole numbers from 1 to ${MAX_ID}.`);
-    const found = await findRequest(db, id.data);
-    if (!found) throw new AbortError(`There is no request ${text}.`);
-    return found;
-  }
-  if (!/^[0-9]{4}-[0-9]+$/.test(text)) throw new UsageError(`"${ref}" is neither a request id (e.g. 12) nor a control number (e.g. 2026-0012).`);
-  const found = await findRequestByControlNumber(db, text);
-  if (!found) throw new AbortError(`No request has control number ${text}.`);
-  return found;
 }
 
 const testsSelected = (r: RequestView) => familiesOf(r.tests).map((f) => FAMILY_LABELS[f]).join(', ');
@@ -152,9 +136,10 @@ async function showCommand(ref: string, opts: { json?: boolean }): Promise<void>
         },
       ],
     };
+    const width = terminalWidth();
     await printViewOrText(
-      async () => createElement((await import('../views/RequestDetails.js')).RequestDetails, { doc }),
-      () => requestDetailsText(doc),
+      async () => createElement((await import('../views/RequestDetails.js')).RequestDetails, { doc, width }),
+      () => requestDetailsText(doc, width),
       { rows: results.length },
     );
   });
@@ -166,6 +151,7 @@ interface TransitionOptions {
   reason?: string;
   json?: boolean;
   passwordStdin?: boolean;
+  fromFile?: string;
 }
 
 /** --reason, checked as the API checks it; an empty one is no reason. */
@@ -178,7 +164,41 @@ function rejectionReason(text: string | undefined): string | null {
 
 const ACTIONS = { approve: 'request:approve', reject: 'request:reject', release: 'request:release' } as const;
 
-async function transitionCommand(transition: Transition, ref: string, opts: TransitionOptions): Promise<void> {
+const PAST = { approve: 'approved', reject: 'rejected', release: 'released' } as const;
+const DOING = { approve: 'Approving', reject: 'Rejecting', release: 'Releasing' } as const;
+
+/** Does `transition` to one request already resolved and checked; says what happened. */
+async function transitionOne(
+  deps: DeskDeps,
+  actor: Awaited<ReturnType<typeof actingAccount>>,
+  transition: Transition,
+  request: RequestView,
+  extra: { reason: string | null; password: string },
+): Promise<{ message: string; outcome: Record<string, unknown> }> {
+  if (transition === 'approve') {
+    const { controlNumber } = await approveRequest(deps, actor, request.requestId);
+    return { message: `Request ${request.requestId} approved. Control Number: ${controlNumber}`, outcome: { requestStatus: 'FOR_TESTING', controlNumber } };
+  }
+  if (transition === 'reject') {
+    const outcome = await rejectRequest(deps, actor, request.requestId, {}, extra.reason);
+    return { message: request.requestStatus === 'FOR_RELEASE' ? DESK_MESSAGES.rejectedForRelease : DESK_MESSAGES.rejectedPending, outcome };
+  }
+  const outcome = await signedRelease(deps, actor, request.requestId, extra.password);
+  return { message: `${DESK_MESSAGES.released}. Certificate ${String(outcome.reportNumber)} issued.`, outcome };
+}
+
+/** Release is a signature (DESIGN.md section 10): the account's password, typed again (once for a batch). */
+const releasePassword = (transition: Transition, email: string, opts: TransitionOptions) =>
+  transition === 'release'
+    ? readSecret({ prompt: `Password of ${email} (signs the release)`, stdinFlag: '--password-stdin', fromStdin: Boolean(opts.passwordStdin) })
+    : Promise.resolve('');
+
+async function transitionCommand(transition: Transition, refs: string[], opts: TransitionOptions): Promise<void> {
+  const listed = opts.fromFile === undefined ? [] : await readRequestList(opts.fromFile, Boolean(opts.passwordStdin));
+  const all = [...refs, ...listed];
+  if (all.length === 0) throw new UsageError(`Name the requests to ${transition}: ids or control numbers as arguments, or --from-file <file>.`);
+  if (all.length > 1 || opts.fromFile !== undefined) return batchTransition(transition, all, opts);
+  const [ref] = all;
   await withRuntime(async (rt: Runtime) => {
     const actor = await actingAccount(rt.db, opts.as, (a) => can(a, ACTIONS[transition]), `only staff and admin accounts may ${transition} requests`);
     const request = await resolveRequest(rt.db, ref);
@@ -189,24 +209,85 @@ async function transitionCommand(transition: Transition, ref: string, opts: Tran
     if (transition === 'reject' && !(await confirm(`Reject ${describeRequest(request)}?`, { assumeYes: opts.yes }))) {
       throw new AbortError('Not rejected.');
     }
-
     const deps: DeskDeps = { db: rt.db, clock: rt.clock, labName: rt.config.labName, logger: rt.logger };
-    let message: string;
-    let outcome: Record<string, unknown>;
-    if (transition === 'approve') {
-      const { controlNumber } = await approveRequest(deps, actor, request.requestId);
-      message = `Request ${request.requestId} approved. Control Number: ${controlNumber}`;
-      outcome = { requestStatus: check.to, controlNumber };
-    } else if (transition === 'reject') {
-      outcome = await rejectRequest(deps, actor, request.requestId, {}, reason);
-      message = request.requestStatus === 'FOR_RELEASE' ? DESK_MESSAGES.rejectedForRelease : DESK_MESSAGES.rejectedPending;
-    } else {
-      // Release is a signature (DESIGN.md section 10): the account's password, typed again.
-      const password = await readSecret({ prompt: `Password of ${actor.email} (signs the release)`, stdinFlag: '--password-stdin', fromStdin: Boolean(opts.passwordStdin) });
-      outcome = await signedRelease(deps, actor, request.requestId, password);
-      message = `${DESK_MESSAGES.released}. Certificate ${String(outcome.reportNumber)} issued.`;
-    }
+    const password = await releasePassword(transition, actor.email, opts);
+    const { message, outcome } = await transitionOne(deps, actor, transition, request, { reason, password });
     out(opts.json ? JSON.stringify({ requestId: request.requestId, controlNumber: request.controlNumber, ...outcome }) : message);
+  });
+}
+
+/** --from-file: one id or control number per line; blank lines and lines starting with # are skipped. */
+async function readRequestList(file: string, stdinTaken: boolean): Promise<string[]> {
+  let text: string;
+  if (file === '-') {
+    if (stdinTaken) throw new UsageError('--from-file - and --password-stdin both read standard input: give the list as a file.');
+    const chunks: Buffer[] = [];
+    for await (const chunk of io().stdin) chunks.push(Buffer.from(chunk as Uint8Array));
+    text = Buffer.concat(chunks).toString('utf8');
+  } else {
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch (err) {
+      throw new AbortError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    }
+  }
+  const refs = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  if (refs.length === 0) throw new UsageError(`${file} names no request: write one id or control number per line.`);
+  return refs;
+}
+
+/** Why one request of a batch was not done: a refusal the user can act on. Anything else is a bug and stops the batch. */
+function refusalOf(err: unknown): { message: string; code: string } {
+  if (err instanceof AbortError) return { message: err.message, code: err instanceof UsageError ? 'usage' : 'failed' };
+  if (err instanceof AppError) return { message: err.message, code: err.code };
+  throw err;
+}
+
+export interface BatchItem {
+  request: string;
+  ok: boolean;
+  requestId?: number;
+  controlNumber?: string | null;
+  error?: { message: string; code: string };
+  [outcome: string]: unknown;
+}
+
+/**
+ * Several requests: each is done in its own transaction and reported on its own line (or as one
+ * entry of --json's "results"), whether it was done or why not; the others go on. Exit 1 when any
+ * was not done.
+ */
+async function batchTransition(transition: Transition, refs: string[], opts: TransitionOptions): Promise<void> {
+  const reason = transition === 'reject' ? rejectionReason(opts.reason) : null;
+  await withRuntime(async (rt: Runtime) => {
+    const actor = await actingAccount(rt.db, opts.as, (a) => can(a, ACTIONS[transition]), `only staff and admin accounts may ${transition} requests`);
+    if (transition === 'reject' && !(await confirm(`Reject ${refs.length} requests (${refs.slice(0, 5).join(', ')}${refs.length > 5 ? ', ...' : ''})?`, { assumeYes: opts.yes }))) {
+      throw new AbortError('Not rejected.');
+    }
+    const password = await releasePassword(transition, actor.email, opts);
+    const deps: DeskDeps = { db: rt.db, clock: rt.clock, labName: rt.config.labName, logger: rt.logger };
+    const progress = await startProgress(DOING[transition], refs.length, 'requests', { json: opts.json, plainLines: true });
+    const results: BatchItem[] = [];
+    for (const [i, ref] of refs.entries()) {
+      try {
+        const request = await resolveRequest(rt.db, ref);
+        const check = applyTransition(request.requestStatus, transition);
+        if (!check.ok) throw new AbortError(check.reason);
+        const { message, outcome } = await transitionOne(deps, actor, transition, request, { reason, password });
+        results.push({ request: ref, ok: true, requestId: request.requestId, controlNumber: request.controlNumber, ...outcome });
+        if (!opts.json) out(`${ref}: ${message}`);
+      } catch (err) {
+        const error = refusalOf(err);
+        results.push({ request: ref, ok: false, error });
+        if (!opts.json) out(`${ref}: not ${PAST[transition]}: ${error.message}`);
+      }
+      progress.update(i + 1);
+    }
+    await progress.finish();
+    const failed = results.filter((r) => !r.ok).length;
+    if (opts.json) out(JSON.stringify({ results, done: results.length - failed, failed }));
+    if (failed > 0) throw new AbortError(`${failed} of ${refs.length} requests not ${PAST[transition]}.`);
+    if (!opts.json) info(`${refs.length} requests ${PAST[transition]}.`);
   });
 }
 
@@ -244,9 +325,10 @@ export function registerRequests(command: Command): void {
     const command = requests
       .command(transition)
       .description(description)
-      .argument('<request>', 'request id or control number')
+      .argument('[requests...]', 'request ids or control numbers (several: each is done and reported on its own)')
+      .option('--from-file <file>', 'also the requests listed in this file, one id or control number per line (- for standard input)')
       .requiredOption('--as <email>', 'the active staff or admin account doing it (recorded in the audit log)')
-      .option('--json', 'print the outcome as JSON');
+      .option('--json', 'print the outcome as JSON; for several requests {"results": [{"request", "ok", ...}], "done", "failed"}');
     if (transition === 'reject') {
       command
         .option('--reason <text>', 'why: stored on the request, e-mailed to the client and shown on its timeline')
@@ -255,8 +337,7 @@ export function registerRequests(command: Command): void {
     if (transition === 'release') command.option('--password-stdin', 'read the password that signs the release from standard input (required when there is no terminal)');
     const extra = transition === 'reject' ? ' --reason "Samples arrived thawed" --yes' : '';
     command
-      .addHelpText('after', `\nExample:\n  $ labctl requests ${transition} 2026-0012 --as staff@demo.lab${extra}${transition === 'release' ? '\n  $ labctl requests release 2026-0012 --as staff@demo.lab --password-stdin < password.txt' : ''}`)
-      .action((ref: string, opts: TransitionOptions) => transitionCommand(transition, ref, opts));
+      .addHelpText('after', `\nExample:\n  $ labctl requests ${transition} 2026-0012 --as staff@demo.lab${extra}${transition === 'release' ? '\n  $ labctl requests release 2026-0012 --as staff@demo.lab --password-stdin < password.txt' : ''}\n  $ labctl requests ${transition} 2026-0012 2026-0013 2026-0014 --as staff@demo.lab${extra}\n  $ labctl requests ${transition} --from-file today.txt --as staff@demo.lab${extra} --json`)
+      .action((refs: string[], opts: TransitionOptions) => transitionCommand(transition, refs, opts));
   }
-  registerReceive(requests);
 }

@@ -53,7 +53,7 @@ export function registerSeed(command: Command): void {
         }
 
         if (volume > 0) {
-          const progress = await startProgress('Generating requests', volume, 'requests', { json: opts.json });
+          const progress = await startProgress('Generating requests', volume, 'requests', { json: opts.json, plainLines: true });
           const started = Date.now();
           const outcome = await insertVolume(rt.db, { requests: volume, clock: rt.clock, seed, onProgress: (done) => progress.update(done) });
           await progress.finish();

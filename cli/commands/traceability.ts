@@ -1,6 +1,6 @@
 // Traceability from a terminal (issue 15): `labctl requests receive`, `labctl labels` and
 // `labctl audit`. Each parses its flags with the API's zod schemas and calls the same services.
-import fs from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import { auditCsv, AuditFilter } from '../../server/domain/auditTrail.js';
@@ -11,10 +11,11 @@ import { sampleLabels } from '../../server/services/requests/labels.js';
 import { recordReceipt } from '../../server/services/requests/reception.js';
 import { actingAccount } from '../actor.js';
 import { io } from '../io.js';
+import { FORCE_HELP, writeOutputFile } from '../outputFile.js';
 import { terminalSafe } from '../safeText.js';
 import { info, out, UsageError, withRuntime } from '../runtime.js';
 import { printTable } from '../terminal.js';
-import { resolveRequest } from './requests.js';
+import { resolveRequest } from '../requestRef.js';
 
 /** Zod issues as the flags that caused them, e.g. "--containers must be at least 1". */
 function usageFrom(error: z.ZodError, flags: Record<string, string>): UsageError {
@@ -54,16 +55,24 @@ async function receiveCommand(ref: string, opts: ReceiveOptions): Promise<void> 
   });
 }
 
-async function labelsCommand(ref: string, opts: { out?: string }): Promise<void> {
+interface LabelsOptions {
+  out?: string;
+  json?: boolean;
+  force?: boolean;
+}
+
+async function labelsCommand(ref: string, opts: LabelsOptions): Promise<void> {
+  if (opts.out === '-' && opts.json) throw new UsageError('--out - writes the PDF to stdout, where --json would print its JSON: pass one of them.');
   await withRuntime(async (rt) => {
     const request = await resolveRequest(rt.db, ref);
     const { controlNumber, pdf } = await sampleLabels(rt.db, request.requestId, rt.config.labShortName);
-    const file = opts.out ?? `labels-${controlNumber}.pdf`;
-    if (file === '-') {
+    if (opts.out === '-') {
       io().stdout.write(pdf);
       return;
     }
-    fs.writeFileSync(file, pdf);
+    const file = path.resolve(opts.out ?? `labels-${controlNumber}.pdf`);
+    await writeOutputFile(file, pdf, { force: opts.force });
+    if (opts.json) return out(JSON.stringify({ controlNumber, file, bytes: pdf.length }));
     out(file);
     info(`Wrote the labels of ${controlNumber} to ${file}.`);
   });
@@ -97,7 +106,7 @@ async function auditCommand(opts: AuditOptions): Promise<void> {
       columns: [{ header: 'At' }, { header: 'Actor' }, { header: 'Action' }, { header: 'Request' }, { header: 'Details' }],
       rows: rows.map((r) => [
         r.at, r.actorName ? `${r.actorName} (${r.actorRole})` : 'system', r.action, r.controlNumber ?? (r.requestId === null ? '' : String(r.requestId)),
-        r.details === null ? '' : JSON.stringify(r.details).slice(0, 80),
+        r.details === null ? '' : JSON.stringify(r.details),
       ]),
       emptyText: 'No audit entries match.',
     });
@@ -126,6 +135,8 @@ export function registerLabels(command: Command): void {
   command
     .argument('<request>', 'request id or control number')
     .option('--out <file>', 'where to write the PDF ("-" for stdout; default labels-<control number>.pdf)')
+    .option('--force', FORCE_HELP)
+    .option('--json', 'print {"controlNumber","file","bytes"} instead of the file name')
     .addHelpText('after', '\nExamples:\n  $ labctl labels 2026-0012\n  $ labctl labels 2026-0012 --out - | lp -d labels')
     .action(labelsCommand);
 }

@@ -5,7 +5,7 @@ import { terminalSafe } from '../safeText.js';
 import { labelWidth, type RequestDocument } from './requestDetailsText.js';
 import { Table } from './Table.js';
 
-export function RequestDetails({ doc }: { doc: RequestDocument }) {
+export function RequestDetails({ doc, width: tableWidth }: { doc: RequestDocument; width?: number }) {
   const width = labelWidth(doc);
   return (
     <Box flexDirection="column">
@@ -17,7 +17,7 @@ export function RequestDetails({ doc }: { doc: RequestDocument }) {
       ))}
       {doc.tables.map((t) => (
         <Box key={t.title} marginTop={1}>
-          <Table {...t} />
+          <Table {...t} width={tableWidth} />
         </Box>
       ))}
     </Box>

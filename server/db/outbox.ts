@@ -99,8 +99,8 @@ export async function queueMail(trx: Knex.Transaction, mail: OutboxMessage, orig
   );
 }
 
-/** Claims up to `limit` due mails for `leaseMs` under a fresh claim token, oldest first. */
-export async function claimDueMail(db: Knex, worker: string, limit: number, leaseMs: number): Promise<ClaimedMail[]> {
+/** Claims up to `limit` due mails (of `only` when given) for `leaseMs` under a fresh claim token, oldest first. */
+export async function claimDueMail(db: Knex, worker: string, limit: number, leaseMs: number, only?: readonly number[]): Promise<ClaimedMail[]> {
   const now = Date.now();
   const claim = `${worker}/${randomUUID()}`;
   const due = db('outbox')
@@ -110,6 +110,7 @@ export async function claimDueMail(db: Knex, worker: string, limit: number, leas
     .where('claimed_until_ms', '<', now)
     .orderBy('id')
     .limit(limit);
+  if (only) due.whereIn('id', only);
   // Read first: an idle poll must not ask for SQLite's write lock, whose wait (while another process
   // writes, e.g. a labctl import) would hold the server's one connection from every other call.
   if (!(await due.clone().first())) return [];
@@ -209,11 +210,24 @@ export async function outboxStatus(db: Knex): Promise<OutboxStatus> {
   };
 }
 
-/** Puts failed mails (one by id, or all) back in the queue with fresh attempts; returns how many. */
-export async function retryFailedMail(db: Knex, id?: number): Promise<number> {
-  const query = db('outbox').where('state', 'failed');
-  if (id !== undefined) query.where('id', id);
-  return query.update({ state: 'pending', attempts: 0, next_attempt_ms: Date.now(), claimed_by: null, claimed_until_ms: 0 });
+/** Puts failed mails (one by id, or all) back in the queue with fresh attempts; returns their ids, oldest first. */
+export async function requeueFailedMail(db: Knex, id?: number): Promise<number[]> {
+  return db.transaction(async (trx) => {
+    const query = trx('outbox').where('state', 'failed').orderBy('id');
+    if (id !== undefined) query.where('id', id);
+    const ids = (await query.select('id')).map((r: { id: number | string }) => Number(r.id));
+    if (ids.length > 0) {
+      await trx('outbox').whereIn('id', ids).where('state', 'failed').update({ state: 'pending', attempts: 0, next_attempt_ms: Date.now(), claimed_by: null, claimed_until_ms: 0 });
+    }
+    return ids;
+  });
+}
+
+/** Where some mails stand: state, attempts and last error per id. */
+export async function mailStates(db: Knex, ids: readonly number[]): Promise<Array<{ id: number; to: string; subject: string; state: OutboxState; error: string | null }>> {
+  if (ids.length === 0) return [];
+  const rows = await db('outbox').whereIn('id', ids).orderBy('id').select('id', 'recipient', 'subject', 'state', 'last_error');
+  return rows.map((r) => ({ id: Number(r.id), to: r.recipient, subject: r.subject, state: r.state as OutboxState, error: r.last_error ?? null }));
 }
 
 /** The state of one mail, or undefined when there is none. */

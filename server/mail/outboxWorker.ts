@@ -24,6 +24,21 @@ export interface OutboxWorkerOptions {
   maxAttempts?: number;
   /** How long a claim holds; longer than the mailer's own timeouts. */
   leaseMs?: number;
+  /** Only these mails (`labctl mail retry --now`); every due mail when left out. */
+  only?: readonly number[];
+  /** Told of each attempt, sent or not (`labctl mail retry --now` reports them). */
+  onAttempt?: (attempt: MailAttempt) => void;
+}
+
+export interface MailAttempt {
+  id: number;
+  to: string;
+  subject: string;
+  sent: boolean;
+  /** Why not, when not sent. */
+  error?: string;
+  /** Not sent and given up (state failed) rather than queued for another attempt. */
+  gaveUp?: boolean;
 }
 
 const DEFAULTS = { pollMs: 5_000, retryBaseMs: 30_000, retryMaxMs: 60 * 60_000, maxAttempts: 12, leaseMs: 5 * 60_000 };
@@ -37,22 +52,27 @@ export async function deliverDueMail(options: OutboxWorkerOptions): Promise<numb
   const o = { ...DEFAULTS, instance: `${os.hostname()}:${process.pid}`, ...options };
   let sent = 0;
   for (;;) {
-    const batch = await claimDueMail(o.db, o.instance, BATCH, o.leaseMs);
+    const batch = await claimDueMail(o.db, o.instance, BATCH, o.leaseMs, o.only);
     if (batch.length === 0) return sent;
     const delivered = [];
+    const attempts: MailAttempt[] = [];
     for (const mail of batch) {
       try {
         await o.mailer.send(mail);
         delivered.push(mail);
+        attempts.push({ id: mail.id, to: mail.to, subject: mail.subject, sent: true });
       } catch (err) {
-        const attempts = mail.attempts + 1;
-        const retryAt = attempts >= o.maxAttempts ? null : Date.now() + retryDelayMs(attempts, o.retryBaseMs, o.retryMaxMs);
-        o.logger.warn({ err, outboxId: mail.id, to: mail.to, attempts, giveUp: retryAt === null }, 'mail not sent');
-        await markMailFailed(o.db, mail, (err as Error).message ?? String(err), retryAt);
+        const attempt = mail.attempts + 1;
+        const retryAt = attempt >= o.maxAttempts ? null : Date.now() + retryDelayMs(attempt, o.retryBaseMs, o.retryMaxMs);
+        o.logger.warn({ err, outboxId: mail.id, to: mail.to, attempts: attempt, giveUp: retryAt === null }, 'mail not sent');
+        const error = (err as Error).message ?? String(err);
+        await markMailFailed(o.db, mail, error, retryAt);
+        attempts.push({ id: mail.id, to: mail.to, subject: mail.subject, sent: false, error, gaveUp: retryAt === null });
       }
     }
     // A crash before this commit sends these again once their claim lapses, with the same Message-ID.
     if (delivered.length > 0) await markMailSent(o.db, delivered, o.clock?.now() ?? new Date());
+    attempts.forEach((a) => o.onAttempt?.(a));
     sent += delivered.length;
   }
 }

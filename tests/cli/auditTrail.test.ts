@@ -160,6 +160,11 @@ describe('labctl keeps every audit entry when it replaces or drops a SQLite data
     expect(done.stderr).toContain('reverted 016_audit_trail, 015_turnaround_paging, 014_change_versions, 013_request_progress, 012_settings, 011_audit_truncate');
     const [backup] = fs.readdirSync(path.join(dataDir, 'backups'));
     expect(await entriesOfFile(path.join(dataDir, 'backups', backup))).toEqual(history);
+    // --json: what was applied, on stdout.
+    const again = await labctl(['migrate', 'latest', '--json'], dataDir);
+    expect(again.exitCode).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual({ database: expect.stringContaining('SQLite'), applied: expect.arrayContaining(['011_audit_truncate', '016_audit_trail']) });
+    expect(again.stderr).toBe('');
   });
 
   it('restore keeps the database it replaces, with the entries the backup lacks', async () => {

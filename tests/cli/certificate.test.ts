@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_PUBLIC_URL } from '../../cli/commands/certificate.js';
+import { insertRequests } from '../../fixtures/requests.js';
 import { pdfText } from '../helpers/pdfText.js';
 import { startServe } from '../helpers/serveProcess.js';
 import { databaseKind } from '../helpers/testDatabase.js';
@@ -22,14 +23,15 @@ describe(`labctl signed release and certificate (${databaseKind()})`, () => {
     expect(wrong.exitCode).toBe(1);
     expect(wrong.stderr).toBe('Error: Your password is incorrect: nothing was released.');
     expect((await statuses(lab.database.db))['2026-0002']).toBe('FOR_RELEASE');
-    expect(await lab.database.db('reports')).toEqual([]);
+    // Only the demo's released request has its certificate.
+    expect(await lab.database.db('reports').pluck('report_number')).toEqual(['2026-0001-R1']);
   });
 
   it('releases with a signature and writes the certificate, and refuses one for a request without a report', async () => {
     const signed = await release('demo-password\n');
     expect(signed.exitCode).toBe(0);
     expect(signed.stdout).toBe('Request released successfully. Certificate 2026-0002-R1 issued.');
-    const report = await lab.database.db('reports').first('signer_name', 'signature_meaning', 'verification_token');
+    const report = await lab.database.db('reports').where('report_number', '2026-0002-R1').first('signer_name', 'signature_meaning', 'verification_token');
     expect(report).toMatchObject({ signature_meaning: 'Results reviewed and approved for release' });
 
     const file = path.join(lab.dataDir, 'coa.pdf');
@@ -46,9 +48,27 @@ describe(`labctl signed release and certificate (${databaseKind()})`, () => {
     expect((await lab.run(['certificate', '2026-0002', '--out', copy], withUrl)).stderr).toBe(`Wrote certificate 2026-0002-R1 to ${copy}`);
     expect(fs.readFileSync(copy).equals(fs.readFileSync(file))).toBe(true);
 
-    const old = await lab.run(['certificate', '2026-0001'], withUrl);
-    expect(old.exitCode).toBe(1);
-    expect(old.stderr).toBe('Error: This request was released before certificates were issued: amend its results to issue one.');
+    // A file that exists is never overwritten without --force.
+    const refused = await lab.run(['certificate', '2026-0002', '--out', copy], withUrl);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toBe(`Error: ${copy} already exists: pass --force to overwrite it, or choose another file with --out.`);
+    fs.writeFileSync(copy, 'keep me');
+    expect((await lab.run(['certificate', '2026-0002', '--out', copy], withUrl)).exitCode).toBe(1);
+    expect(fs.readFileSync(copy, 'utf8')).toBe('keep me');
+    expect((await lab.run(['certificate', '2026-0002', '--out', copy, '--force'], withUrl)).exitCode).toBe(0);
+    expect(fs.readFileSync(copy).equals(fs.readFileSync(file))).toBe(true);
+
+    // The demo's released request has its certificate, signed by the demo staff member.
+    const demoFile = path.join(lab.dataDir, 'demo.pdf');
+    const demo = await lab.run(['certificate', '2026-0001', '--out', demoFile, '--json'], withUrl);
+    expect(demo.exitCode).toBe(0);
+    expect(JSON.parse(demo.stdout)).toMatchObject({ reportNumber: '2026-0001-R1', controlNumber: '2026-0001' });
+    expect(await pdfText(demoFile)).toContain('Authorized by: Rosa Reyes');
+    // A request released before certificates existed has none.
+    const [old] = await insertRequests(lab.database.db, [{ clientUserId: await lab.database.userId('client@demo.lab'), status: 'RELEASED', submissionDate: '2025-06-02T08:00:00.000Z', tests: ['salmonellaSp'] }]);
+    const none = await lab.run(['certificate', old.controlNumber!], withUrl);
+    expect(none.exitCode).toBe(1);
+    expect(none.stderr).toBe('Error: This request was released before certificates were issued: amend its results to issue one.');
     const open = await lab.run(['certificate', '2026-0003'], withUrl);
     expect(open.exitCode).toBe(1);
     expect(open.stderr).toBe('Error: This request has not been released: its certificate is issued on release.');
@@ -66,7 +86,7 @@ describe(`labctl signed release and certificate (${databaseKind()})`, () => {
 
   it('prints no QR code for a guessed address: refuses without PUBLIC_URL, and uses the one the running server recorded', async () => {
     expect((await release('demo-password\n')).exitCode).toBe(0);
-    const { verification_token: token } = await lab.database.db('reports').first('verification_token');
+    const { verification_token: token } = await lab.database.db('reports').where('report_number', '2026-0002-R1').first('verification_token');
     const file = path.join(lab.dataDir, 'coa.pdf');
     const refused = await lab.run(['certificate', '2026-0002', '--out', file]);
     expect(refused.exitCode).toBe(1);
@@ -80,7 +100,7 @@ describe(`labctl signed release and certificate (${databaseKind()})`, () => {
     expect(text).toContain(`https://portal.lab.example/verify/${token}`);
     expect(text).not.toContain('localhost');
     // PUBLIC_URL of the command itself wins.
-    expect((await lab.run(['certificate', '2026-0002', '--out', file], { env: { PUBLIC_URL } })).exitCode).toBe(0);
+    expect((await lab.run(['certificate', '2026-0002', '--out', file, '--force'], { env: { PUBLIC_URL } })).exitCode).toBe(0);
     expect(await pdfText(file)).toContain(`${PUBLIC_URL}/verify/${token}`);
 
     // A server started without PUBLIC_URL answers under any Host: nothing recorded is left to print.

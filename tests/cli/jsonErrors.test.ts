@@ -31,8 +31,7 @@ const REFUSE_POSTGRES = new Set(['backup', 'restore']);
 
 /** The words that run `command` with every required argument and option given a value. */
 function invocation(command: Command): string[] {
-  const names: string[] = [];
-  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  const names = fullName(command).split(' ');
   const args = command.registeredArguments.filter((a) => a.required).map((a) => ARGUMENT_VALUES[a.name()] ?? '1');
   const options = command.options.filter((o) => o.mandatory).flatMap((o) => [o.long!, ...(OPTION_VALUES[o.long!] ?? [`(no value for ${o.long} in OPTION_VALUES)`])]);
   return [...names, ...args, ...options, ...(EXTRA[names.join(' ')] ?? []), '--json'];
@@ -42,6 +41,28 @@ function withJson(command: Command): Command[] {
   const own = command.options.some((o) => o.long === '--json') ? [command] : [];
   return [...own, ...command.commands.flatMap(withJson)];
 }
+
+/** The commands that do something: those without subcommands, and those with an action of their own (certificate). */
+function runnable(command: Command): Command[] {
+  const own = command.parent && (command.commands.length === 0 || (command as unknown as { _actionHandler: unknown })._actionHandler) ? [command] : [];
+  return [...own, ...command.commands.flatMap(runnable)];
+}
+
+const fullName = (command: Command) => {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+};
+
+describe('--json everywhere', () => {
+  it('is offered by every command that prints data (serve prints only its address and runs until stopped)', async () => {
+    const program = await buildProgram(['node', 'labctl'], true);
+    const all = runnable(program).map(fullName);
+    expect(all).toEqual(expect.arrayContaining(['report monthly', 'labels', 'certificate', 'certificate withdraw', 'migrate latest', 'requests approve']));
+    const without = runnable(program).filter((c) => !c.options.some((o) => o.long === '--json')).map(fullName);
+    expect(without).toEqual(['serve']);
+  });
+});
 
 describe('commands that take --json, with the database down', () => {
   let url: string;
@@ -55,6 +76,8 @@ describe('commands that take --json, with the database down', () => {
     where = `127.0.0.1:${port}`;
     url = `postgres://postgres@${where}/test`;
     commands = withJson(await buildProgram(['node', 'labctl'], true)).map(invocation);
+    // `report --format json` is the older spelling of --json: it fails the same way.
+    commands.push(['report', 'monthly', '--format', 'json']);
   });
 
   it('finds the commands that take --json', () => {

@@ -53,6 +53,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Standard input; empty when left out. */
   input?: string | Uint8Array;
+  /** Makes stdout a terminal this many columns wide (Ink draws on it, as for a person). */
+  terminalColumns?: number;
 }
 
 /** The test environment: the data directory, no log lines, SQLite and the outbox unless `env` says otherwise. */
@@ -71,9 +73,10 @@ export async function labctl(args: string[], dataDir: string, options: RunOption
   const stdout = capture();
   const stderr = capture();
   const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
+  const terminal = options.terminalColumns === undefined ? {} : { isTTY: true, columns: options.terminalColumns, rows: 200 };
   const exitCode = await main(['node', 'labctl', ...args], {
     stdin,
-    stdout: stdout.stream,
+    stdout: Object.assign(stdout.stream, terminal),
     stderr: stderr.stream,
     env: { ...process.env, ...testEnv(dataDir, options.env) },
   });

@@ -45,6 +45,17 @@ describe(`labctl report monthly (${databaseKind()})`, () => {
     expect(lines[3]).toBe('2026-03,0,2,0,0,0,0,0,0,0,0,0,0,0,2');
   });
 
+  it('takes --json as every command does, --format json being its alias', async () => {
+    const json = await run('--year', '2026', '--json');
+    expect(json.exitCode).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(JSON.parse((await run('--year', '2026', '--format', 'json')).stdout));
+    const both = await run('--year', '2026', '--json', '--format', 'csv', '--discipline', 'molbio');
+    expect(both.exitCode).toBe(2);
+    expect(JSON.parse(both.stderr)).toEqual({ error: { message: '--json and --format csv ask for two different outputs: pass one.', code: 'usage' } });
+    // --format json fails as --json does: one JSON error on stderr.
+    expect(JSON.parse((await run('--year', '1999', '--format', 'json')).stderr).error.code).toBe('usage');
+  });
+
   it('refuses bad options with exit 2', async () => {
     for (const [args, message] of [
       [['--format', 'csv'], 'A CSV file holds one table: choose it with --discipline'],

@@ -15,6 +15,10 @@ describe(`labctl seed (${databaseKind()})`, () => {
 
     const list = JSON.parse((await run('requests', 'list', '--json')).stdout);
     expect(new Set(list.map((r: any) => r.requestStatus))).toEqual(new Set(['PENDING_REVIEW', 'FOR_TESTING', 'FOR_RELEASE', 'RELEASED', 'REJECTED']));
+    // The released request has its certificate, as a release issues one.
+    expect(await lab.database.db('reports').select('report_number', 'signer_name', 'signature_meaning')).toEqual([
+      { report_number: '2026-0001-R1', signer_name: 'Rosa Reyes', signature_meaning: 'Results reviewed and approved for release' },
+    ]);
 
     const again = await run('seed', '--demo');
     expect(again.exitCode).toBe(0);

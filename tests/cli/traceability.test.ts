@@ -51,6 +51,14 @@ describe(`labctl traceability (${databaseKind()})`, () => {
       vi.useRealTimers();
     }
     expect(fs.readFileSync(second).equals(fs.readFileSync(first))).toBe(true);
+    // An existing file is kept unless --force; --json says what was written.
+    const kept = await run('labels', '2026-0003', '--out', first);
+    expect(kept.exitCode).toBe(1);
+    expect(kept.stderr).toBe(`Error: ${first} already exists: pass --force to overwrite it, or choose another file with --out.`);
+    const forced = await run('labels', '2026-0003', '--out', first, '--force', '--json');
+    expect(forced.exitCode).toBe(0);
+    expect(JSON.parse(forced.stdout)).toEqual({ controlNumber: '2026-0003', file: first, bytes: fs.statSync(first).size });
+    expect((await run('labels', '2026-0003', '--out', '-', '--json')).exitCode).toBe(2);
     const samples = await lab.database.db('samples').where('request_id', (await lab.database.db('requests').where('control_number', '2026-0003').first('id')).id).orderBy('position');
     const text = await pdfText(first);
     expect(text.match(/2026-0003/g)).toHaveLength(samples.length);

@@ -5,6 +5,7 @@ import { Confirm } from '../../cli/views/Confirm.js';
 import { ProgressBar } from '../../cli/views/ProgressBar.js';
 import { RequestDetails } from '../../cli/views/RequestDetails.js';
 import { requestDetailsText, type RequestDocument } from '../../cli/views/requestDetailsText.js';
+import { formatTable } from '../../cli/table.js';
 import { Table } from '../../cli/views/Table.js';
 
 // Ink styles text with ANSI codes; what a person reads is the text between them.
@@ -28,6 +29,15 @@ describe('Table', () => {
       ' 7  2026-0007       FOR RELEASE',
       '12  2026-0012       FOR TESTING',
     ]);
+  });
+
+  it('fits a width as the plain text does: split into parts with a note, the first column repeated', () => {
+    const columns = [{ header: 'Test' }, ...['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun'].map((m) => ({ header: m, align: 'right' as const }))];
+    const rows = [['Salmonella sp.', '1/20', '0/31', '2/18', '0/25', '3/40', '12/345']];
+    const { lastFrame } = render(<Table columns={columns} rows={rows} width={40} />);
+    const text = formatTable(columns, rows, 40);
+    expect(text.split('\n')[0]).toBe('(2 parts to fit 40 columns; a pipe or');
+    expect(plain(lastFrame()).replace(/─/g, '-')).toBe(text);
   });
 
   it('says so when there is nothing to show', () => {
