@@ -61,8 +61,10 @@ describe(`labctl results template (${databaseKind()})`, () => {
     });
     const finished = await lab.run(['results', 'template', '--discipline', 'chem', '--status', 'finished', '--request', '2026-0005', '--json']);
     expect(JSON.parse(finished.stdout).rows).toEqual([]);
-    const one = await lab.run(['results', 'template', '--discipline', 'molbio', '--request', String(lab.database.requests[4].id)]);
-    expect(one.stdout.split('\r\n').slice(1, -1).every((l) => l.startsWith('2026-0004,1,'))).toBe(true);
+    const request = lab.database.requests.find((r) => r.controlNumber === '2026-0004')!;
+    const one = await lab.run(['results', 'template', '--discipline', 'molbio', '--request', String(request.requestId)]);
+    expect(one.exitCode).toBe(0);
+    expect(one.stdout).toBe(`${HEADER}\r\n2026-0004,1,dog,,,\r\n2026-0004,1,swine,,,\r`);
   });
 
   it('refuses an unknown discipline, status or request', async () => {
