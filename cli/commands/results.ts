@@ -186,8 +186,8 @@ export function registerResults(command: Command): void {
 
   results
     .command('import')
-    .description('import results from a CSV file, all or nothing, with the rules of the testing portals')
-    .argument('<file.csv>', 'the CSV file ("-" reads standard input)')
+    .description('import results from a CSV file or an instrument export, all or nothing, with the rules of the testing portals')
+    .argument('<file.csv>', 'the CSV file, or the instrument file with --profile ("-" reads standard input)')
     .requiredOption('--as <email>', 'the active tester account entering the results (its discipline decides which tests it may enter)')
     .option('--dry-run', 'check every row and report what would change, without writing anything')
     .option('--json', 'print the outcome (or every problem) as JSON')
@@ -198,8 +198,11 @@ export function registerResults(command: Command): void {
         '(e.g. eColi, betaLactams, dog), the value (free text), the remark (positive, negative or empty) and\n' +
         'the analysis date (YYYY-MM-DD or empty). Every problem is listed with its line; nothing is written\n' +
         'unless every row is right.\n' +
+        '\nWith --profile, the file is an instrument\'s export (a plate reader\'s ODs, a PCR run\'s Cts) read as the\n' +
+        'profile says; every row it cannot use is named with its line and column (docs/labctl.md lists the fields).\n' +
         '\nExamples:\n  $ labctl results import fixtures/results-example.csv --as microbiotester@demo.lab\n' +
-        '  $ labctl results import results.csv --as chemtester@demo.lab --dry-run --json',
+        '  $ labctl results import results.csv --as chemtester@demo.lab --dry-run --json\n' +
+        '  $ labctl results import fixtures/instruments/elisa-aoz-plate.csv --profile elisa-plate-reader --as chemtester@demo.lab --dry-run',
     )
     .option('--profile <name>', 'read the file as this instrument profile says (labctl results profiles lists them)')
     .option('--partial', 'save the rows that are right and leave out (and list) the others')

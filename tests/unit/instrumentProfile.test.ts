@@ -153,3 +153,14 @@ describe('InstrumentProfileSchema', () => {
     expect(InstrumentProfileSchema.safeParse(base).success).toBe(true);
   });
 });
+
+describe('docs/labctl.md', () => {
+  it('shows a custom profile example that is a valid profile', () => {
+    const docs = fs.readFileSync('docs/labctl.md', 'utf8');
+    const example = /A custom profile[^\n]*\n\n```json\n([\s\S]*?)\n```/.exec(docs);
+    expect(example).not.toBeNull();
+    const parsed = InstrumentProfileSchema.safeParse(JSON.parse(example![1]));
+    expect(parsed.error?.issues).toBeUndefined();
+    expect(parsed.data).toMatchObject({ name: 'lcms', analyte: { map: { CAP: 'chloramphenicol' } } });
+  });
+});
