@@ -11,6 +11,7 @@ import { firstLineNotUtf8, type CsvProblem, type ResultsCsvRow } from './results
 export const PROFILE_ENCODINGS = ['utf-8', 'windows-1252', 'latin1', 'utf-16le'] as const;
 export const CUTOFF_OPERATORS = ['>=', '>', '<=', '<'] as const;
 export const DATE_FORMATS = ['YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY'] as const;
+export const REPLICATE_RULES = ['refuse', 'first', 'mean'] as const;
 
 const Column = z.string().trim().min(1, 'must name a column of the header');
 const Regex = z.string().min(1).refine((source) => {
@@ -77,6 +78,8 @@ export const InstrumentProfileSchema = z
       .strict()
       .optional(),
     analysisDate: z.object({ column: Column, format: z.enum(DATE_FORMATS) }).strict().optional(),
+    /** Several readings of one sample and test (replicate wells): refuse them, keep the first, or average them. */
+    replicates: z.enum(REPLICATE_RULES, `must be one of ${REPLICATE_RULES.join(', ')}`).default('refuse'),
     /** Rows that are not samples: blanks, standards, controls. Rows with an empty sample id are skipped always. */
     skip: z
       .object({
@@ -158,6 +161,20 @@ function valueOf(profile: InstrumentProfile, reading: string, number: number): s
 
 type CsvRecord = { record: string[]; info: { lines: number } };
 
+/** One usable row's reading, before replicates are merged. */
+interface Reading {
+  line: number;
+  controlNumber: string;
+  samplePosition: number;
+  testCode: string;
+  text: string;
+  /** NaN for a negative word or a text reading. */
+  number: number;
+  /** One of the cut-off's negative words. */
+  noSignal: boolean;
+  analysisDate: string | null;
+}
+
 /**
  * Reads an instrument file with `profile`: the header (by headerRow or headerMatch), then each data
  * row up to endMatch. Skips rows with an empty sample id and the skip rules' blanks, standards and
@@ -233,9 +250,9 @@ export function parseInstrumentFile(profile: InstrumentProfile, text: string): P
   const targetMap = new Map(Object.entries('map' in profile.analyte ? profile.analyte.map : {}).map(([k, v]) => [k.trim().toLowerCase(), v]));
   const negativeWords = new Set((profile.cutoff?.negativeWords ?? []).map((w) => w.toLowerCase()));
 
-  const rows: ResultsCsvRow[] = [];
+  /** The readings of each sample and test, in file order. */
+  const readings = new Map<string, Reading[]>();
   const problems: CsvProblem[] = [];
-  const seen = new Map<string, number>();
   let skipped = 0;
   let dataRows = 0;
   for (const r of data) {
@@ -254,8 +271,8 @@ export function parseInstrumentFile(profile: InstrumentProfile, text: string): P
       skipped += 1;
       continue;
     }
-    const rowProblems: string[] = [];
-    const problem = (key: string, message: string) => rowProblems.push(`${columnName(key)}: ${message}`);
+    const rowProblems: CsvProblem[] = [];
+    const problem = (key: string, message: string) => rowProblems.push({ line, column: names[at[key]], message: `${columnName(key)}: ${message}` });
 
     const match = samplePattern.exec(sampleId);
     const controlNumber = match?.groups?.controlNumber ?? '';
@@ -274,24 +291,14 @@ export function parseInstrumentFile(profile: InstrumentProfile, text: string): P
       }
     }
 
-    const reading = cell('reading');
-    let value = '';
-    let remark: ResultsCsvRow['remark'] = null;
-    if (reading === '') problem('reading', 'the reading is empty');
-    else if (profile.cutoff && negativeWords.has(reading.toLowerCase())) {
-      value = valueOf(profile, reading, Number.NaN);
-      remark = 'negative';
-    } else {
-      const number = readNumber(reading, profile.decimalComma);
-      if (profile.cutoff && Number.isNaN(number)) {
-        const words = profile.cutoff.negativeWords;
-        problem('reading', `${shown(reading)} is not a number${words.length ? ` nor one of ${words.map((w) => JSON.stringify(w)).join(', ')}` : ''}`);
-      } else {
-        value = valueOf(profile, reading, number);
-        if (profile.cutoff) remark = COMPARE[profile.cutoff.positiveWhen](number, profile.cutoff.threshold) ? 'positive' : 'negative';
-      }
-    }
-    if (value.length > 500) problem('reading', 'the value would be longer than 500 characters');
+    const text = cell('reading');
+    const noSignal = profile.cutoff !== undefined && negativeWords.has(text.toLowerCase());
+    const number = noSignal ? Number.NaN : readNumber(text, profile.decimalComma);
+    if (text === '') problem('reading', 'the reading is empty');
+    else if (!noSignal && Number.isNaN(number) && (profile.cutoff || profile.replicates === 'mean')) {
+      const words = profile.cutoff?.negativeWords ?? [];
+      problem('reading', `${shown(text)} is not a number${words.length ? ` nor one of ${words.map((w) => JSON.stringify(w)).join(', ')}` : ''}`);
+    } else if (valueOf(profile, text, number).length > 500) problem('reading', 'the value would be longer than 500 characters');
 
     let analysisDate: string | null = null;
     if (profile.analysisDate) {
@@ -302,17 +309,48 @@ export function parseInstrumentFile(profile: InstrumentProfile, text: string): P
       }
     }
 
-    for (const message of rowProblems) problems.push({ line, message });
+    problems.push(...rowProblems);
     if (rowProblems.length) continue;
     const samplePosition = Number(positionText);
     const key = `${controlNumber}\u0000${samplePosition}\u0000${testCode}`;
-    const earlier = seen.get(key);
-    if (earlier !== undefined) {
-      problems.push({ line, message: `${columnName('sampleId')}: sample ${controlNumber}-${samplePosition} has a ${testCode} reading on line ${earlier} already` });
-      continue;
+    const reading: Reading = { line, controlNumber, samplePosition, testCode, text, number, noSignal, analysisDate };
+    const earlier = readings.get(key);
+    if (!earlier) readings.set(key, [reading]);
+    else if (profile.replicates === 'first') skipped += 1;
+    else if (profile.replicates === 'mean') earlier.push(reading);
+    else {
+      problems.push({
+        line, column: names[at.sampleId],
+        message: `${columnName('sampleId')}: sample ${controlNumber}-${samplePosition} has a ${testCode} reading on line ${earlier[0].line} already (set "replicates" to "mean" or "first" to accept replicate wells)`,
+      });
     }
-    seen.set(key, line);
+  }
+
+  const rows: ResultsCsvRow[] = [];
+  for (const replicates of readings.values()) {
+    const [first] = replicates;
+    const { line, controlNumber, samplePosition, testCode, analysisDate } = first;
+    let text = first.text;
+    let number = first.number;
+    let noSignal = first.noSignal;
+    if (replicates.length > 1) {
+      // Replicates agree on "no signal" or all give a number; anything else is for a person to judge.
+      if (replicates.some((r) => r.noSignal !== first.noSignal)) {
+        const readsAs = replicates.map((r) => `line ${r.line} reads ${shown(r.text)}`).join(', ');
+        problems.push({ line: replicates[replicates.length - 1].line, column: names[at.reading], message: `${columnName('reading')}: the replicates of sample ${controlNumber}-${samplePosition} ${testCode} disagree: ${readsAs}` });
+        continue;
+      }
+      if (!noSignal) {
+        number = replicates.reduce((sum, r) => sum + r.number, 0) / replicates.length;
+        text = String(Number(number.toFixed(6)));
+      }
+    }
+    const value = valueOf(profile, text, number);
+    let remark: ResultsCsvRow['remark'] = null;
+    if (profile.cutoff) remark = noSignal || !COMPARE[profile.cutoff.positiveWhen](number, profile.cutoff.threshold) ? 'negative' : 'positive';
     rows.push({ line, controlNumber, samplePosition, testCode, value, remark, analysisDate });
   }
+  rows.sort((x, y) => x.line - y.line);
+  problems.sort((x, y) => x.line - y.line);
   return { rows, problems, dataRows, skipped, warnings: [] };
 }

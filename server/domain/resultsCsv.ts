@@ -24,6 +24,8 @@ export interface ResultsCsvRow {
 export interface CsvProblem {
   line: number;
   message: string;
+  /** The column as the file names it, where a cell is at fault (instrument files). */
+  column?: string;
 }
 
 export interface ParsedResultsCsv {

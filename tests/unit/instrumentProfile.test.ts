@@ -28,9 +28,9 @@ describe('the shipped profiles on their fixture files', () => {
     const parsed = parseFile(ELISA, read('elisa-aoz-plate.csv'));
     expect(parsed.problems).toEqual([]);
     expect(parsed.dataRows).toBe(96);
-    expect(parsed.skipped).toBe(95);
+    expect(parsed.skipped).toBe(94);
     expect(parsed.rows).toEqual([
-      { line: 20, controlNumber: '2026-0005', samplePosition: 1, testCode: 'nitrofuranAoz', value: 'OD450 0.413', remark: 'positive', analysisDate: '2026-03-19' },
+      { line: 20, controlNumber: '2026-0005', samplePosition: 1, testCode: 'nitrofuranAoz', value: 'OD450 0.417', remark: 'positive', analysisDate: '2026-03-19' },
     ]);
   });
 
@@ -67,20 +67,40 @@ describe('parseInstrumentFile', () => {
     const text = ['Sample,Ct', '2026-0004-1,abc', 'sample 7,22.0', '2026-0004-0,22.0', '2026-0004-1,', '2026-0004-2,30.1', '2026-0004-2,31.5'].join('\n');
     const parsed = parseInstrumentFile(profile(), text);
     expect(parsed.problems).toEqual([
-      { line: 2, message: 'column "Ct" (2): "abc" is not a number nor one of "Undetermined"' },
-      { line: 3, message: 'column "Sample" (1): sample id "sample 7" does not match the pattern ^(?<controlNumber>\\d{4}-\\d{4})-(?<position>\\d+)$' },
-      { line: 4, message: 'column "Sample" (1): sample position "0" is not a whole number from 1' },
-      { line: 5, message: 'column "Ct" (2): the reading is empty' },
-      { line: 7, message: 'column "Sample" (1): sample 2026-0004-2 has a dog reading on line 6 already' },
+      { line: 2, column: 'Ct', message: 'column "Ct" (2): "abc" is not a number nor one of "Undetermined"' },
+      { line: 3, column: 'Sample', message: 'column "Sample" (1): sample id "sample 7" does not match the pattern ^(?<controlNumber>\\d{4}-\\d{4})-(?<position>\\d+)$' },
+      { line: 4, column: 'Sample', message: 'column "Sample" (1): sample position "0" is not a whole number from 1' },
+      { line: 5, column: 'Ct', message: 'column "Ct" (2): the reading is empty' },
+      {
+        line: 7, column: 'Sample',
+        message: 'column "Sample" (1): sample 2026-0004-2 has a dog reading on line 6 already (set "replicates" to "mean" or "first" to accept replicate wells)',
+      },
     ]);
     expect(parsed.rows).toEqual([{ line: 6, controlNumber: '2026-0004', samplePosition: 2, testCode: 'dog', value: 'Ct 30.1', remark: 'positive', analysisDate: null }]);
+  });
+
+  it('averages replicate wells, keeps the first, or names those that disagree', () => {
+    const text = ['Sample,Ct', '2026-0004-1,34.2', '2026-0004-1,36.1', '2026-0004-2,Undetermined', '2026-0004-2,undetermined', '2026-0004-3,30', '2026-0004-3,Undetermined'].join('\n');
+    const mean = parseInstrumentFile(profile({ replicates: 'mean' }), text);
+    expect(mean.rows.map(({ line, samplePosition, value, remark }) => ({ line, samplePosition, value, remark }))).toEqual([
+      { line: 2, samplePosition: 1, value: 'Ct 35.15', remark: 'negative' },
+      { line: 4, samplePosition: 2, value: 'Ct Undetermined', remark: 'negative' },
+    ]);
+    expect(mean.problems).toEqual([
+      { line: 7, column: 'Ct', message: 'column "Ct" (2): the replicates of sample 2026-0004-3 dog disagree: line 6 reads "30", line 7 reads "Undetermined"' },
+    ]);
+    const first = parseInstrumentFile(profile({ replicates: 'first' }), text);
+    expect(first.rows.map((r) => r.value)).toEqual(['Ct 34.2', 'Ct Undetermined', 'Ct 30']);
+    expect(first.skipped).toBe(3);
+    const noCutoff = parseInstrumentFile(profile({ replicates: 'mean', cutoff: undefined }), 'Sample,Ct\n2026-0004-1,<0.1\n');
+    expect(noCutoff.problems).toEqual([{ line: 2, column: 'Ct', message: 'column "Ct" (2): "<0.1" is not a number' }]);
   });
 
   it('maps targets to test codes, takes test codes as they are and names a target it cannot map', () => {
     const p = profile({ analyte: { column: 'Target', map: { Pork: 'swine' } } });
     const parsed = parseInstrumentFile(p, 'Sample,Target,Ct\n2026-0004-1,pork,20\n2026-0004-1,dog,36\n2026-0004-1,Rabbit,20\n');
     expect(parsed.rows.map((r) => [r.testCode, r.remark])).toEqual([['swine', 'positive'], ['dog', 'negative']]);
-    expect(parsed.problems).toEqual([{ line: 4, message: 'column "Target" (2): target "Rabbit" is neither in the profile\'s analyte map (pork) nor a test code' }]);
+    expect(parsed.problems).toEqual([{ line: 4, column: 'Target', message: 'column "Target" (2): target "Rabbit" is neither in the profile\'s analyte map (pork) nor a test code' }]);
   });
 
   it('compares with each operator at the threshold itself', () => {
@@ -101,7 +121,7 @@ describe('parseInstrumentFile', () => {
     const text = 'Run 12;;\nexported;;\nSample;Ct;Datum\n2026-0004-1;36,04;19.03.2026 14:02\n2026-0004-2;12,0;31.02.2026\n';
     const parsed = parseInstrumentFile(p, text);
     expect(parsed.rows).toEqual([{ line: 4, controlNumber: '2026-0004', samplePosition: 1, testCode: 'dog', value: '36.0', remark: 'negative', analysisDate: '2026-03-19' }]);
-    expect(parsed.problems).toEqual([{ line: 5, message: 'column "Datum" (3): "31.02.2026" is not a date written DD.MM.YYYY' }]);
+    expect(parsed.problems).toEqual([{ line: 5, column: 'Datum', message: 'column "Datum" (3): "31.02.2026" is not a date written DD.MM.YYYY' }]);
   });
 
   it('skips wells, sample id patterns and column values, and rows without a sample id', () => {
