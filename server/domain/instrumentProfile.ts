@@ -332,7 +332,7 @@ export function parseInstrumentFile(profile: InstrumentProfile, text: string): P
     const { line, controlNumber, samplePosition, testCode, analysisDate } = first;
     let text = first.text;
     let number = first.number;
-    let noSignal = first.noSignal;
+    const noSignal = first.noSignal;
     if (replicates.length > 1) {
       // Replicates agree on "no signal" or all give a number; anything else is for a person to judge.
       if (replicates.some((r) => r.noSignal !== first.noSignal)) {
