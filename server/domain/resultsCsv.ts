@@ -24,6 +24,8 @@ export interface ResultsCsvRow {
 export interface CsvProblem {
   line: number;
   message: string;
+  /** The column as the file names it, where a cell is at fault (instrument files). */
+  column?: string;
 }
 
 export interface ParsedResultsCsv {
@@ -80,7 +82,7 @@ const SAVE_AS_CSV = 'save it from the spreadsheet as "CSV UTF-8 (Comma delimited
 const startsWith = (bytes: Uint8Array, prefix: readonly number[]) => prefix.every((b, i) => bytes[i] === b);
 
 /** The line (1-based) of the first bytes that are not UTF-8. */
-function firstLineNotUtf8(bytes: Uint8Array): number {
+export function firstLineNotUtf8(bytes: Uint8Array): number {
   const strict = new TextDecoder('utf-8', { fatal: true });
   let line = 1;
   let start = 0;

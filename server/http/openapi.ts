@@ -15,7 +15,7 @@ import { ReportQuery } from './reports/router.js';
 import { MessageInput } from './requests/desk.js';
 import { CountsQuery, QueueQuery } from './requests/queue.js';
 import { TurnaroundQuery } from './requests/traceability.js';
-import { BatchQuery } from './results/router.js';
+import { BatchQuery, TemplateQuery } from './results/router.js';
 
 interface OperationDoc {
   summary: string;
@@ -63,6 +63,10 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /request/:requestId': { summary: 'One request (owning client and the desk).' },
   'GET /requests/detail/:requestId': { summary: 'One request with samples and, once rejected, the reason given (owning client and the desk).' },
   'GET /requests/for-testing': { summary: 'Requests being tested in the caller’s discipline (testers, desk).' },
+  'GET /results/template': {
+    summary: 'The analyses of a discipline awaiting results (status outstanding, finished or all; one request with request=) as the results import CSV with empty values (staff, the discipline\'s testers).',
+    query: TemplateQuery,
+  },
   'GET /getResult': { summary: 'The results of several requests at once.', query: BatchQuery },
   'GET /getResult/:requestId': { summary: 'The results of one request (released ones for its client).' },
   'GET /microbioTestResults': { summary: RESULTS_READ },

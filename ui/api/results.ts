@@ -4,7 +4,7 @@
  * tester's Save are in ./queues.ts, the for-release and released lists in ./desk.ts.
  */
 import type { CombinedResult, WideResult } from '../../server/domain/resultShape.js';
-import { getJson, segment } from './http.js';
+import { getJson, segment, withQuery } from './http.js';
 
 export type { CombinedResult, WideResult };
 
@@ -14,4 +14,12 @@ export type { CombinedResult, WideResult };
  */
 export function getCombinedResult(requestId: string | number, signal?: AbortSignal): Promise<CombinedResult> {
   return getJson<CombinedResult>(`/getResult/${segment(requestId)}`, signal);
+}
+
+/**
+ * Where GET results/template downloads the discipline's analyses awaiting results (`state` as the
+ * For Testing page's Show filter) in the layout `labctl results import` reads, values empty.
+ */
+export function resultsTemplatePath(discipline: string, state: string): string {
+  return withQuery('/results/template', { discipline, status: state });
 }

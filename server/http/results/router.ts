@@ -1,6 +1,7 @@
 // The results calls of SPEC section 7: the tester lists and writes per group, the combined result of
 // a request (getResult), and the requests awaiting tests. Each route parses, authorizes, calls one
 // service and presents its answer.
+import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { GROUPS } from '../../domain/catalog.js';
@@ -11,6 +12,9 @@ import { badRequest } from '../../errors.js';
 import { listForTesting } from '../../services/requests/lists.js';
 import { readGroupResults, readRequestResults } from '../../services/results/read.js';
 import { writeSampleResults } from '../../services/results/write.js';
+import { assertMayReadTemplate, requestIdOf, templateCsv } from '../../services/results/template.js';
+import { DISCIPLINES } from '../../domain/roles.js';
+import { WORK_STATES } from '../../domain/queue.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppState } from '../context.js';
 import { requestsIn } from '../../services/readCache.js';
@@ -30,6 +34,12 @@ export const BatchQuery = z.object({
   ),
 });
 
+export const TemplateQuery = z.object({
+  discipline: z.enum(DISCIPLINES, `discipline must be one of ${DISCIPLINES.join(', ')}`),
+  status: z.enum(WORK_STATES, `status must be one of ${WORK_STATES.join(', ')}`).default('outstanding'),
+  request: z.string().trim().min(1).max(40).optional(),
+});
+
 export function resultsRouter(deps: AppDeps): Router<AppState> {
   const cached = cachedRead(deps);
   const router = new Router<AppState>();
@@ -42,6 +52,16 @@ export function resultsRouter(deps: AppDeps): Router<AppState> {
     const user = authorize(ctx, 'results:list-for-testing');
     const asked = pageAsked(ctx, { paged: false });
     answerPage(ctx, asked, await listForTesting(deps.db, { groups: visibleGroups(user), ...asked }));
+  });
+
+  // The import layout with the analyses still to enter: a download of the For Testing page.
+  router.get('/results/template', async (ctx) => {
+    const { discipline, status, request } = parseInput(TemplateQuery, ctx.query);
+    assertMayReadTemplate(requireUser(ctx), discipline);
+    const requestId = request === undefined ? undefined : await requestIdOf(deps.db, request);
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.set('Content-Disposition', `attachment; filename="results-template-${discipline}.csv"`);
+    ctx.body = Readable.from(templateCsv(deps.db, { discipline, state: status, requestId }));
   });
 
   router.get('/getResult', async (ctx) => {

@@ -1,11 +1,13 @@
 // The use case behind `labctl results import`: check a whole results CSV against the database, then
 // write it all in one transaction with the results service the tester screens use (same rules, audit
 // and FOR_TESTING -> FOR_RELEASE moves), or nothing at all.
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { inTransaction } from '../../db/transaction.js';
 import { GROUPS } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
+import { decodeInstrumentFile, parseInstrumentFile, type InstrumentProfile } from '../../domain/instrumentProfile.js';
 import {
   decodeResultsCsv,
   parseResultsCsv,
@@ -16,7 +18,7 @@ import {
 } from '../../domain/resultsCsv.js';
 import { forbidden } from '../../errors.js';
 import { loadImportTargets } from './importTargets.js';
-import { writeResults } from './write.js';
+import { writeResults, type WriteResultsOptions } from './write.js';
 
 const LOOKUP_CHUNK = 500;
 /** Rows per call of the results service: small enough for a smooth progress bar. */
@@ -30,8 +32,14 @@ export interface ImportDeps {
 export interface ImportInput {
   /** The file as read: its bytes, decoded and checked here. */
   csv: Uint8Array;
+  /** The file's name, audited with its sha256 on every request the import changes. */
+  fileName?: string;
+  /** Read the file as this instrument profile says instead of as the results CSV layout. */
+  profile?: InstrumentProfile;
   /** Check and count everything, then roll back. */
   dryRun?: boolean;
+  /** Save the rows that are right and leave out (and list) those that are not. */
+  partial?: boolean;
   /** Called after each written chunk with the rows written so far and the total. */
   onProgress?: (rows: number, total: number) => void;
 }
@@ -48,12 +56,24 @@ export interface ImportOutcome {
   movedToForRelease: string[];
   /** Control numbers of requests that went back to FOR TESTING (a result was emptied). */
   movedToForTesting: string[];
+  /** Rows left out as blanks, standards or controls (profile imports). */
+  skipped?: number;
+  /** With partial: the rows left out for their problems (listed with the outcome). */
+  leftOut?: CsvProblem[];
+  /** On a dry run: what would be saved, row by row. */
+  saved?: SavedRow[];
 }
 
 /** The outcome, or every problem; either way the warnings (rows imported, but worth a look). */
 export type ImportResult =
   | { imported: true; outcome: ImportOutcome; warnings: CsvProblem[] }
-  | { imported: false; rows: number; problems: CsvProblem[]; warnings: CsvProblem[] };
+  | { imported: false; rows: number; problems: CsvProblem[]; warnings: CsvProblem[]; skipped?: number; saved?: SavedRow[] };
+
+/** A row as an import saves it (dry runs list them). */
+export type SavedRow = Omit<ResolvedResult, 'requestId' | 'sampleId' | 'group'>;
+const savedRow = ({ line, controlNumber, samplePosition, testCode, value, remark, analysisDate }: ResolvedResult): SavedRow => ({
+  line, controlNumber, samplePosition, testCode, value, remark, analysisDate,
+});
 
 class DryRunRollback extends Error {
   constructor(readonly outcome: ImportOutcome, readonly warnings: CsvProblem[]) {
@@ -70,9 +90,13 @@ export async function importResults(deps: ImportDeps, actor: Actor, input: Impor
   if (!GROUPS.some((group) => can(actor, 'results:write', { group }))) {
     throw forbidden('Only tester accounts (chemtester, microbiotester, molbiotester) enter results.');
   }
-  const decoded = decodeResultsCsv(input.csv);
+  const { profile } = input;
+  const decoded = profile ? decodeInstrumentFile(profile, input.csv) : decodeResultsCsv(input.csv);
   if ('problem' in decoded) return { imported: false, rows: 0, problems: [decoded.problem], warnings: [] };
-  const parsed = parseResultsCsv(decoded.text);
+  const parsed = profile ? parseInstrumentFile(profile, decoded.text) : { ...parseResultsCsv(decoded.text), skipped: 0 };
+  const source = input.fileName === undefined
+    ? undefined
+    : { file: input.fileName, sha256: createHash('sha256').update(input.csv).digest('hex'), ...(profile ? { profile: profile.name } : {}) };
   const today = deps.clock.now().toISOString().slice(0, 10);
   try {
     return await inTransaction(deps.db, async (trx) => {
@@ -80,8 +104,18 @@ export async function importResults(deps: ImportDeps, actor: Actor, input: Impor
       const resolved = resolveResultRows(parsed.rows, targets, actor, { today });
       const problems = sortProblems([...parsed.problems, ...resolved.problems]);
       const warnings = sortProblems([...parsed.warnings, ...resolved.warnings]);
-      if (problems.length) return { imported: false as const, rows: parsed.dataRows, problems, warnings };
-      const outcome = await writeEntries(trx, deps.clock, actor, resolved.entries, input);
+      if (problems.length && !(input.partial && resolved.entries.length)) {
+        return {
+          imported: false as const, rows: parsed.dataRows, problems, warnings,
+          ...(profile ? { skipped: parsed.skipped } : {}),
+          // A dry run shows the rows that are right too: what --partial would save.
+          ...(input.dryRun ? { saved: resolved.entries.map(savedRow) } : {}),
+        };
+      }
+      const outcome = await writeEntries(trx, deps.clock, actor, resolved.entries, { ...input, source });
+      if (profile) outcome.skipped = parsed.skipped;
+      if (input.partial) outcome.leftOut = problems;
+      if (input.dryRun) outcome.saved = resolved.entries.map(savedRow);
       if (input.dryRun) throw new DryRunRollback(outcome, warnings);
       return { imported: true as const, outcome, warnings };
     });
@@ -97,7 +131,7 @@ async function writeEntries(
   clock: Clock,
   actor: Actor,
   entries: readonly ResolvedResult[],
-  { dryRun = false, onProgress }: ImportInput,
+  { dryRun = false, onProgress, source }: ImportInput & { source?: WriteResultsOptions['source'] },
 ): Promise<ImportOutcome> {
   const byRequest = new Map<number, ResolvedResult[]>();
   for (const e of entries) {
@@ -115,6 +149,7 @@ async function writeEntries(
     const outcome = await writeResults(trx, {
       clock,
       actor,
+      source,
       entries: batch.map((e) => ({
         requestId: e.requestId, sampleId: e.sampleId, testCode: e.testCode, value: e.value, remark: e.remark, analysisDate: e.analysisDate, label: `line ${e.line}`,
       })),

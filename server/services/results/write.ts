@@ -36,6 +36,8 @@ export interface WriteResultsOptions {
   actor: Actor;
   entries: readonly ResultEntry[];
   ip?: string | null;
+  /** The file an import read (its name and sha256), written into each audit entry. */
+  source?: { file: string; sha256: string; profile?: string };
 }
 
 export interface WriteResultsOutcome {
@@ -192,6 +194,7 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
       ip: options.ip ?? null,
       details: {
         ...(to !== from ? { status: { before: from, after: to } } : {}),
+        ...(options.source ? { source: options.source } : {}),
         results: requestChanges.map((c) => ({ sampleId: c.analysis.sampleId, testCode: c.analysis.testCode, before: c.before, after: c.after })),
       },
     });

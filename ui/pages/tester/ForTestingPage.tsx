@@ -4,7 +4,7 @@ import type { QueueSort, WorkState } from '../../../server/domain/queue.js';
 import { GROUP_WIRE } from '../../../server/domain/resultShape.js';
 import { canOpenTestPanel, NO_PERMISSION_MESSAGE, type Discipline } from '../../../server/domain/roles.js';
 import { queuePath, saveRequestResults, type QueueRow } from '../../api/queues.js';
-import { getCombinedResult } from '../../api/results.js';
+import { getCombinedResult, resultsTemplatePath } from '../../api/results.js';
 import { Page } from '../../components/Page.js';
 import { QueueControls } from '../../components/queue/QueueControls.js';
 import { QueueFooter } from '../../components/queue/QueueFooter.js';
@@ -187,7 +187,12 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
         sorts={['oldest', 'urgent']}
         onSort={setSort}
         filter={{ label: 'Show', value: workState, choices: WORK_CHOICES, onChange: (v) => setWorkState(v as WorkState) }}
-      />
+      >
+        {/* The analyses shown, as a file to fill in and import with `labctl results import`. */}
+        <a className="button button-secondary button-small" href={resultsTemplatePath(discipline, workState)} download>
+          Download results template<span className="visually-hidden"> ({info.name}, CSV)</span>
+        </a>
+      </QueueControls>
       <div ref={dragRef} className="table-wrap drag-scroll testing-list">
         <table className="testing-table">
           <thead>
