@@ -11,6 +11,7 @@ import { WORK_STATES, type WorkState } from '../../server/domain/queue.js';
 import { DISCIPLINES, type Discipline } from '../../server/domain/roles.js';
 import { actingAccount } from '../actor.js';
 import { io } from '../io.js';
+import { FORCE_HELP, openOutputStream } from '../outputFile.js';
 import { groupedProblemLines } from '../problemReport.js';
 import { AbortError, UsageError, info, out, withRuntime } from '../runtime.js';
 import { formatCount } from '../table.js';
@@ -69,7 +70,7 @@ async function importCommand(file: string, opts: ImportOptions): Promise<void> {
       (a) => GROUPS.some((group) => can(a, 'results:write', { group })),
       'only tester accounts (chemtester, microbiotester, molbiotester) enter results',
     );
-    const progress = await startProgress(opts.dryRun ? 'Checking results' : 'Importing results', 0, 'rows', { json: opts.json });
+    const progress = await startProgress(opts.dryRun ? 'Checking results' : 'Importing results', 0, 'rows', { json: opts.json, plainLines: true });
     let result: ImportResult;
     try {
       result = await importResults(rt, actor, {
@@ -119,17 +120,6 @@ async function write(stream: NodeJS.WritableStream, text: string): Promise<void>
   if (!stream.write(text)) await new Promise((resolve) => stream.once('drain', resolve));
 }
 
-/** A new file for --out: refuses an existing one unless --force. */
-function openOut(file: string, force = false): fs.WriteStream {
-  try {
-    return fs.createWriteStream(file, { fd: fs.openSync(file, force ? 'w' : 'wx') });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new AbortError(`${file} exists already: pass --force to overwrite it.`);
-    throw new AbortError(`Cannot write ${file}: ${code === 'ENOENT' ? 'no such directory' : (err as Error).message}`);
-  }
-}
-
 async function templateCommand(opts: TemplateOptions): Promise<void> {
   const discipline = parseChoice<Discipline>('--discipline', opts.discipline, DISCIPLINES);
   const state = parseChoice<WorkState>('--status', opts.status ?? 'outstanding', WORK_STATES);
@@ -148,7 +138,7 @@ async function templateCommand(opts: TemplateOptions): Promise<void> {
       await write(stdout, ']}\n');
       return;
     }
-    const target = opts.out ? openOut(opts.out, opts.force) : stdout;
+    const target = opts.out ? openOutputStream(opts.out, { force: opts.force }) : stdout;
     let rows = -1;
     try {
       for await (const chunk of templateCsv(rt.db, filter)) {
@@ -215,7 +205,7 @@ export function registerResults(command: Command): void {
     .option('--status <state>', `outstanding (no complete result yet, the default), finished or all`)
     .option('--request <request>', 'only this request (an id or a control number)')
     .option('--out <file>', 'write the CSV to this file instead of stdout (an existing file needs --force)')
-    .option('--force', 'overwrite the --out file')
+    .option('--force', FORCE_HELP)
     .option('--json', 'print the rows as JSON (with --out: write the CSV and print a JSON summary)')
     .addHelpText(
       'after',

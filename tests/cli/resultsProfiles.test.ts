@@ -87,7 +87,7 @@ describe(`labctl results template (${databaseKind()})`, () => {
     fs.writeFileSync(file, 'keep me');
     const again = await lab.run(['results', 'template', '--discipline', 'microbio', '--out', file]);
     expect(again.exitCode).toBe(1);
-    expect(again.stderr).toContain(`${file} exists already: pass --force to overwrite it.`);
+    expect(again.stderr).toContain(`${file} already exists: pass --force to overwrite it`);
     expect(fs.readFileSync(file, 'utf8')).toBe('keep me');
     const forced = await lab.run(['results', 'template', '--discipline', 'microbio', '--out', file, '--force']);
     expect(forced.stdout).toBe(`Wrote 6 rows (microbio, outstanding) to ${file}.`);
@@ -207,7 +207,7 @@ describe(`labctl as a process: template, instrument file, import with a profile,
   it('round trip through the compiled bin/labctl', async () => {
     const env = labctlEnv(lab.database);
     const report = async () => {
-      const res = await labctlProcess(['report', 'monthly', '--discipline', 'molbio', '--format', 'json'], lab.dataDir, { env });
+      const res = await labctlProcess(['report', 'monthly', '--discipline', 'molbio', '--json'], lab.dataDir, { env });
       expect(res.exitCode).toBe(0);
       const totals: Record<string, { positive: number; negative: number }> = {};
       for (const [name, months] of Object.entries(JSON.parse(res.stdout) as Record<string, Record<string, { positive: number; negative: number }>>)) {

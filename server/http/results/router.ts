@@ -56,8 +56,10 @@ export function resultsRouter(deps: AppDeps): Router<AppState> {
 
   // The import layout with the analyses still to enter: a download of the For Testing page.
   router.get('/results/template', async (ctx) => {
+    // Who may read any For Testing list first (a client is refused whatever it asks), then the discipline.
+    const user = authorize(ctx, 'results:list-for-testing');
     const { discipline, status, request } = parseInput(TemplateQuery, ctx.query);
-    assertMayReadTemplate(requireUser(ctx), discipline);
+    assertMayReadTemplate(user, discipline);
     const requestId = request === undefined ? undefined : await requestIdOf(deps.db, request);
     ctx.type = 'text/csv; charset=utf-8';
     ctx.set('Content-Disposition', `attachment; filename="results-template-${discipline}.csv"`);

@@ -69,6 +69,8 @@ const MATRIX: Record<string, string> = {
   'GET /requests/queue/client/:userId': 'LPDPDDDP',
   'GET /requests/queue/client/:userId/counts': 'LPDPDDDP',
   'PUT /results/request/:requestId': 'LDDDPPPD',
+  // The For Testing page's download (issue 27): whoever reads a For Testing list; the discipline is checked next.
+  'GET /results/template': 'LDDPPPPP',
   // Certificates (issue 14): the owning client and the desk read them (an unreleased one is a 409); the desk amends; verification is public.
   'GET /requests/:requestId/certificate.pdf': 'LPDPDDDP',
   'GET /requests/:requestId/reports': 'LPDPDDDP',
