@@ -79,7 +79,7 @@ async function importCommand(file: string, opts: ImportOptions): Promise<void> {
     } finally {
       await progress.finish();
     }
-    if (result.imported && !result.outcome.dryRun) await refreshStatistics(rt.db);
+    if (result.imported && !result.outcome.dryRun) await refreshStatistics(rt.db, { vacuum: false });
     if (!opts.json) groupedProblemLines(result.warnings, 'warning: ').forEach(info);
     if (!result.imported) {
       if (!opts.json && profile && result.saved?.length) {
