@@ -71,6 +71,7 @@ function answerFor(err: NodeJS.ErrnoException, state: HeadState): string {
     // As in refuseOversizedHeads, the address is judged first: a request line over its limit is a 414.
     return state.lineBytes > MAX_URL_BYTES ? rawAnswer(414, 'URI Too Long', URL_TOO_LONG) : rawAnswer(431, 'Request Header Fields Too Large', HEADERS_TOO_LARGE);
   }
+  if (err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') return rawAnswer(413, 'Payload Too Large', 'The chunk extensions of the body are too large.');
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return rawAnswer(408, 'Request Timeout', 'The request took too long to arrive.');
   return rawAnswer(400, 'Bad Request', UNREADABLE);
 }
