@@ -96,6 +96,10 @@ describe(`limits of the request head (${databaseKind()})`, () => {
     expect(Buffer.concat(chunks).toString('utf8')).toMatch(/^HTTP\/1\.1 414 URI Too Long\r\n/);
   });
 
+  it('answers a head that is not HTTP with a 400 and a JSON message', async () => {
+    expectJson(await exchange(app.url, 'NOT HTTP AT ALL\r\n\r\n'), 400, 'The request could not be read.');
+  });
+
   it('serves an address and headers just inside the limits', async () => {
     const target = '/healthz?pad=';
     const address = await exchange(app.url, get(`${target}${'f'.repeat(MAX_URL_BYTES - target.length)}`));
