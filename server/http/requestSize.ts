@@ -7,7 +7,8 @@
 // as a 'clientError', answered here on the socket. Node's own answer is a 431 with no body whatever
 // was too long, and it destroys the socket while the client is still sending, so the client sees the
 // connection reset instead; here the answer is written, the socket half-closed and what the client
-// still sends read and dropped until it closes (or CLOSE_AFTER_MS passes).
+// still sends read and dropped until it closes (or CLOSE_AFTER_MS passes). Which limit a head past the
+// parser broke is read from the chunk the parser was reading when it gave up.
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Middleware } from 'koa';
@@ -42,16 +43,6 @@ export function refuseOversizedHeads(): Middleware {
   };
 }
 
-interface HeadState {
-  /** Bytes of the current request's request line seen so far (method, target, version). */
-  lineBytes: number;
-  /** Whether its line end has arrived. */
-  lineEnded: boolean;
-  answered: boolean;
-}
-
-const freshState = (): HeadState => ({ lineBytes: 0, lineEnded: false, answered: false });
-
 function rawAnswer(status: number, reason: string, message: string): string {
   const body = JSON.stringify({ message });
   return [
@@ -66,56 +57,45 @@ function rawAnswer(status: number, reason: string, message: string): string {
   ].join('\r\n');
 }
 
-function answerFor(err: NodeJS.ErrnoException, state: HeadState): string {
+/**
+ * Whether the head the parser gave up on overflowed in its request line: the chunk it was reading
+ * (err.rawPacket) starts a request and has no line end, or has no line end at all while one line
+ * alone is past what the parser takes. Read from the error, so no connection's bytes pass through
+ * JavaScript on their way to the parser (a 'data' listener would turn Node's native reading off).
+ */
+function overflowedInRequestLine(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): boolean {
+  const packet = err.rawPacket;
+  if (!packet || packet.length === 0) return false;
+  const lineEnd = packet.indexOf(0x0a);
+  if (/^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1'))) return lineEnd === -1 || lineEnd > MAX_URL_BYTES;
+  return lineEnd === -1 && packet.length > MAX_URL_BYTES;
+}
+
+function answerFor(err: NodeJS.ErrnoException): string {
   if (err.code === 'HPE_HEADER_OVERFLOW') {
     // As in refuseOversizedHeads, the address is judged first: a request line over its limit is a 414.
-    return state.lineBytes > MAX_URL_BYTES ? rawAnswer(414, 'URI Too Long', URL_TOO_LONG) : rawAnswer(431, 'Request Header Fields Too Large', HEADERS_TOO_LARGE);
+    return overflowedInRequestLine(err) ? rawAnswer(414, 'URI Too Long', URL_TOO_LONG) : rawAnswer(431, 'Request Header Fields Too Large', HEADERS_TOO_LARGE);
   }
   if (err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') return rawAnswer(413, 'Payload Too Large', 'The chunk extensions of the body are too large.');
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return rawAnswer(408, 'Request Timeout', 'The request took too long to arrive.');
   return rawAnswer(400, 'Bad Request', UNREADABLE);
 }
 
-/**
- * The HTTP server of `handler` (the Koa app's callback) with the limits above. It measures the
- * request line in each connection's incoming bytes, to tell a too long address from too large
- * headers when the parser gives up (its error says only that the head overflowed).
- */
+/** The HTTP server of `handler` (the Koa app's callback) with the limits above. */
 export function createLimitedServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
-  const states = new WeakMap<Socket, HeadState>();
-  const server = http.createServer({ maxHeaderSize: PARSER_MAX_HEADER_SIZE }, (req, res) => {
-    const state = states.get(req.socket);
-    if (state) {
-      // A new head starts once this one is parsed; what follows the answer belongs to the next request.
-      const restart = () => Object.assign(state, { lineBytes: 0, lineEnded: false });
-      restart();
-      res.once('finish', restart);
-    }
-    handler(req, res);
-  });
-  server.on('connection', (socket: Socket) => {
-    const state = freshState();
-    states.set(socket, state);
-    // Prepended, so it sees each chunk before the parser does (and before a request it completes resets it).
-    socket.prependListener('data', (chunk: Buffer) => {
-      if (state.lineEnded) return;
-      const end = chunk.indexOf(0x0a);
-      state.lineBytes += end === -1 ? chunk.length : end;
-      state.lineEnded = end !== -1;
-    });
-  });
+  const answered = new WeakSet<Socket>();
+  const server = http.createServer({ maxHeaderSize: PARSER_MAX_HEADER_SIZE }, handler);
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    const state = states.get(socket) ?? freshState();
     // The parser reports every further chunk of a refused head again: it was answered once.
-    if (state.answered) return;
-    state.answered = true;
+    if (answered.has(socket)) return;
+    answered.add(socket);
     // A response already on its way (a pipelined call): nothing can be added to it cleanly.
     const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
     if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
       socket.destroy();
       return;
     }
-    socket.end(answerFor(err, state));
+    socket.end(answerFor(err));
     // Keep reading (and dropping) what the client still sends, so it reads the answer instead of a reset.
     socket.resume();
     const cut = setTimeout(() => socket.destroy(), CLOSE_AFTER_MS).unref();
