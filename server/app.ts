@@ -1,6 +1,7 @@
 // createApp builds the Koa application from its dependencies; it never listens and holds no globals,
 // so tests start it on port 0 with their own database and clock. Mail goes through the outbox table;
 // its worker (server/mail/outboxWorker.ts) runs beside the app.
+import type { Server } from 'node:http';
 import path from 'node:path';
 import Koa from 'koa';
 import compress from 'koa-compress';
@@ -12,6 +13,7 @@ import type { CallDrain } from './http/middleware/drain.js';
 import { errorHandler } from './http/middleware/errors.js';
 import { requestLog } from './http/middleware/requestLog.js';
 import { refuseNulCharacters } from './http/middleware/nulCharacters.js';
+import { createLimitedServer, refuseOversizedHeads } from './http/requestSize.js';
 import { sameOriginOnly } from './http/middleware/origin.js';
 import { securityHeaders } from './http/middleware/securityHeaders.js';
 import { loadSession } from './http/middleware/session.js';
@@ -41,9 +43,19 @@ export function apiRouters(deps: AppDeps): AppRouter[] {
   return [...routers, openApiRouter(routers, deps.config.labName)];
 }
 
+/**
+ * Koa whose listen() serves through createLimitedServer, so every server of the app (labctl serve,
+ * the tests, the bench) answers a too long address or too large headers with a 414 or 431 and a message.
+ */
+class LabApp extends Koa<AppState> {
+  override listen(...args: unknown[]): Server {
+    return createLimitedServer(this.callback()).listen(...(args as Parameters<Server['listen']>));
+  }
+}
+
 export function createApp(options: CreateAppOptions): Koa<AppState> {
   const { uiDir = path.join(packageRoot(), 'dist', 'ui'), drain, ...deps } = options;
-  const app = new Koa<AppState>();
+  const app = new LabApp();
   app.proxy = deps.config.trustProxy;
   // One trusted proxy: only the last X-Forwarded-For entry (the one it appended) names the client.
   app.maxIpsCount = 1;
@@ -74,6 +86,7 @@ export function createApp(options: CreateAppOptions): Koa<AppState> {
       strictTransportSecurity: deps.config.publicUrl?.startsWith('https://') ? undefined : false,
     }),
   );
+  app.use(refuseOversizedHeads());
   // JSON, the page and assets without a prebuilt .br/.gz (serveSpa sends those as they are) go out
   // compressed when the client accepts it (settings in http/compression.ts).
   app.use(

@@ -8,7 +8,9 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  | 'uri_too_long'
   | 'too_many_requests'
+  | 'headers_too_large'
   | 'unavailable';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -18,7 +20,9 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  uri_too_long: 414,
   too_many_requests: 429,
+  headers_too_large: 431,
   unavailable: 503,
 };
 

@@ -2,7 +2,7 @@
 // every server instance counts the same attempts. Fixed windows: a counter per key and window start.
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
-import { tooManyRequests } from '../errors.js';
+import { AppError, tooManyRequests } from '../errors.js';
 import { sha256 } from './secrets.js';
 import { findUserByIdentifier } from './users.js';
 
@@ -18,7 +18,14 @@ export interface LimitPolicy {
   /** Every attempt from one address, whatever the account. */
   perIp: Limit;
   /** Every attempt on one account, from anywhere. */
-  perAccount: Limit;
+  perAccount?: Limit;
+  /**
+   * What the per-account bound does once reached. 'refuse' (the default): 429. 'conceal': the
+   * attempt still runs, but a refusal of it (401) is answered as a success, so guesses past the bound
+   * tell the guesser nothing, while the owner's right password still works: strangers at many
+   * addresses slow nobody down and lock nobody out, and guessing stays bounded.
+   */
+  pastAccountBound?: 'refuse' | 'conceal';
   /** Attempts on one account from one address: the tight bound on guessing a password or code. */
   perAccountAndIp?: Limit;
   /** 'failures': an attempt that succeeds is given back, so only failures use up the allowance. */
@@ -26,27 +33,32 @@ export interface LimitPolicy {
 }
 
 /**
- * The limits. Guessing a password or code is bounded per account and address (10 failures in 15
- * minutes), per address (50; offices share one) and per account from anywhere (100): a stranger at
- * one address cannot lock the owner out, and a spread-out attack still meets the account-wide bound.
+ * The limits. Guessing a password or code is refused per account and address (10 failures in 15
+ * minutes) and per address (50; offices share one), so no address, the owner's included, is held up
+ * by what other addresses do. Only the per-account bound counts every address:
+ * - passwords: past 100 failures on an account in 15 minutes, a login is no longer told whether its
+ *   password was right ('conceal'): every password gets the "code sent" answer, and only the right one
+ *   gets a code by e-mail. The owner logs in as always; a spread-out guesser learns nothing more.
+ * - codes: no account-wide count. A code is void after 5 tries and codes go out only for the right
+ *   password or at most 5 requests per account in 15 minutes, which already bounds code guessing.
  * Calls that send mail count every attempt, per address and per recipient account.
  * An account is counted under its id, so its e-mail and its username share one allowance.
  */
 const GUESSING = {
   perIp: { max: 50, windowMinutes: 15 },
-  perAccount: { max: 100, windowMinutes: 15 },
   perAccountAndIp: { max: 10, windowMinutes: 15 },
   counts: 'failures',
 } as const;
 
 export const LIMITS = {
-  login: { name: 'login', what: 'login attempts', ...GUESSING },
+  login: { name: 'login', what: 'login attempts', ...GUESSING, perAccount: { max: 100, windowMinutes: 15 }, pastAccountBound: 'conceal' },
   codeCheck: { name: 'code', what: 'code checks', ...GUESSING },
   checkUser: { name: 'check-user', what: 'e-mail checks', perIp: { max: 20, windowMinutes: 15 }, perAccount: { max: 5, windowMinutes: 15 }, counts: 'all' },
   register: { name: 'register', what: 'registrations', perIp: { max: 20, windowMinutes: 60 }, perAccount: { max: 5, windowMinutes: 60 }, counts: 'all' },
   resend: { name: 'resend', what: 'code requests', perIp: { max: 20, windowMinutes: 15 }, perAccount: { max: 5, windowMinutes: 15 }, counts: 'all' },
   // Signing (release, amendment) re-enters the password: guessed like a login.
-  signature: { name: 'signature', what: 'signature attempts', ...GUESSING },
+  // Only the signed-in signer can try, so the account-wide bound refuses: no stranger can reach it.
+  signature: { name: 'signature', what: 'signature attempts', ...GUESSING, perAccount: { max: 100, windowMinutes: 15 } },
   // Public verification pages: generous, but no enumeration of tokens.
   verify: { name: 'verify', what: 'verification requests', perIp: { max: 60, windowMinutes: 15 }, perAccount: { max: 60, windowMinutes: 15 }, counts: 'all' },
 } as const satisfies Record<string, LimitPolicy>;
@@ -57,13 +69,16 @@ const KEEP_MS = 24 * 60 * 60_000;
 interface Hit {
   key: string;
   windowStart: string;
+  /** Whether the window now holds more than the limit allows. */
+  over: boolean;
 }
 
 /**
- * Counts one attempt of `key` in the current window and refuses it (429) when the window now holds
- * more than `limit.max`. The increment is one atomic upsert, so parallel attempts cannot slip through.
+ * Counts one attempt of `key` in the current window and, when the window now holds more than
+ * `limit.max`, refuses it (429) or, with `refuse` false, says so. The increment is one atomic upsert,
+ * so parallel attempts cannot slip through.
  */
-async function hit(db: Knex, clock: Clock, limit: Limit, key: string, what: string): Promise<Hit> {
+async function hit(db: Knex, clock: Clock, limit: Limit, key: string, what: string, refuse = true): Promise<Hit> {
   const now = clock.now().getTime();
   const windowMs = limit.windowMinutes * 60_000;
   const start = Math.floor(now / windowMs) * windowMs;
@@ -74,11 +89,12 @@ async function hit(db: Knex, clock: Clock, limit: Limit, key: string, what: stri
     .onConflict(['key', 'window_start'])
     .merge({ count: db.raw('?? + 1', ['rate_limits.count']) })
     .returning('count');
-  if (Number(row.count) > limit.max) {
+  const over = Number(row.count) > limit.max;
+  if (over && refuse) {
     const minutes = Math.max(1, Math.ceil((start + windowMs - now) / 60_000));
     throw tooManyRequests(`Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
   }
-  return { key, windowStart };
+  return { key, windowStart, over };
 }
 
 async function giveBack(db: Knex, hits: Hit[]): Promise<void> {
@@ -102,16 +118,45 @@ async function accountKey(db: Knex, identifier: string): Promise<string> {
   return user ? `user:${user.id}` : `id:${sha256(identifier.trim().toLowerCase())}`;
 }
 
-/** Runs `work` as one attempt under `policy`: refused with 429 once the address's or the account's allowance is used up. */
-export async function limited<T>(deps: { db: Knex; clock: Clock }, policy: LimitPolicy, attempt: Attempt, work: () => Promise<T>): Promise<T> {
-  const count = (limit: Limit, key: string) => hit(deps.db, deps.clock, limit, `${policy.name}:${key}`, policy.what);
+/** Runs `work` under `policy`; resolves undefined when a refusal was concealed (see `limitedConcealing`). */
+async function attemptUnder<T>(deps: { db: Knex; clock: Clock }, policy: LimitPolicy, attempt: Attempt, work: () => Promise<T>, concealable: boolean): Promise<{ value: T } | undefined> {
+  const count = (limit: Limit, key: string, refuse = true) => hit(deps.db, deps.clock, limit, `${policy.name}:${key}`, policy.what, refuse);
   const hits = [await count(policy.perIp, `ip:${attempt.ip}`)];
+  let conceal = false;
   if (attempt.identifier) {
     const account = await accountKey(deps.db, attempt.identifier);
     if (policy.perAccountAndIp) hits.push(await count(policy.perAccountAndIp, `${account}:ip:${attempt.ip}`));
-    hits.push(await count(policy.perAccount, account));
+    if (policy.perAccount) {
+      const concealing = concealable && policy.pastAccountBound === 'conceal';
+      const accountHit = await count(policy.perAccount, account, !concealing);
+      hits.push(accountHit);
+      conceal = concealing && accountHit.over;
+    }
   }
-  const result = await work();
+  let value: T;
+  try {
+    value = await work();
+  } catch (err) {
+    // The attempt stays counted as a failure; its caller answers as for a success.
+    if (conceal && err instanceof AppError && err.code === 'unauthorized') return undefined;
+    throw err;
+  }
   if (policy.counts === 'failures') await giveBack(deps.db, hits);
-  return result;
+  return { value };
+}
+
+/** Runs `work` as one attempt under `policy`: refused with 429 once the address's or the account's allowance is used up. */
+export async function limited<T>(deps: { db: Knex; clock: Clock }, policy: LimitPolicy, attempt: Attempt, work: () => Promise<T>): Promise<T> {
+  const outcome = await attemptUnder(deps, policy, attempt, work, false);
+  if (!outcome) throw new Error('limited(): a refusal was concealed, which only limitedConcealing does');
+  return outcome.value;
+}
+
+/**
+ * Like `limited`, for a policy whose account bound is 'conceal' (the password step of login): past
+ * that bound, a 401 of `work` resolves as a success would, so its caller gives the same answer to a
+ * right and a wrong password. `work` must then act only on a right one (send the code).
+ */
+export async function limitedConcealing(deps: { db: Knex; clock: Clock }, policy: LimitPolicy, attempt: Attempt, work: () => Promise<unknown>): Promise<void> {
+  await attemptUnder(deps, policy, attempt, work, true);
 }

@@ -5,7 +5,7 @@ import { SESSION_COOKIE, sessionPolicy } from '../middleware/session.js';
 import { parseInput } from '../../validation.js';
 import { completeLogin, startLogin } from '../../services/accounts/login.js';
 import { accountDeps } from '../../services/accounts/codes.js';
-import { LIMITS, limited } from '../../services/rateLimits.js';
+import { LIMITS, limited, limitedConcealing } from '../../services/rateLimits.js';
 import { createSession, endSession } from '../../services/sessions.js';
 import { LoginInput, VerifyOtpInput } from './schemas.js';
 import { attemptOf } from './shared.js';
@@ -15,7 +15,8 @@ export function sessionRoutes(router: AppRouter, deps: AppDeps): void {
 
   router.post('/login', async (ctx) => {
     const input = parseInput(LoginInput, inputOf(ctx));
-    await limited(deps, LIMITS.login, attemptOf(ctx, input.identifier), () => startLogin(accounts, input.identifier, input.password));
+    // Past the account-wide bound every password gets this answer; only the right one gets a code.
+    await limitedConcealing(deps, LIMITS.login, attemptOf(ctx, input.identifier), () => startLogin(accounts, input.identifier, input.password));
     ctx.body = { message: 'A login code has been sent to your e-mail address.' };
   });
 

@@ -256,7 +256,7 @@ export async function listReports(deps: ReportDeps, actor: Actor, requestId: num
 export const UNKNOWN_TOKEN = 'No certificate has this verification code. Check the address printed under the QR code.';
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,64}$/;
 
-/** GET /verify/{token}: public and rate-limited per address; every look-up is audited. */
+/** GET /verify/{token}: public and rate-limited per address; a look-up that finds a certificate is audited. */
 export async function verifyReport(deps: ReportDeps, token: string, ip: string): Promise<Verification> {
   return limited(deps, LIMITS.verify, { ip }, async () => {
     const row = TOKEN_SHAPE.test(token)
@@ -267,14 +267,16 @@ export async function verifyReport(deps: ReportDeps, token: string, ip: string):
         .where('r.verification_token', token)
         .first('r.request_id', 'r.report_number', 'r.issued_at', 'q.control_number', 'n.report_number as replaced_by', 'w.withdrawn_at')
       : undefined;
+    // Unknown tokens are only counted in the rate-limit store (bounded: a row per address and
+    // window, pruned after a day); the append-only audit log records look-ups of real certificates.
+    if (!row) throw notFound(UNKNOWN_TOKEN);
     await recordAudit(deps.db, deps.clock, {
       actorUserId: null,
       action: 'report.verify',
-      requestId: row ? Number(row.request_id) : null,
-      details: { reportNumber: row?.report_number ?? null, found: Boolean(row) },
+      requestId: Number(row.request_id),
+      details: { reportNumber: row.report_number, found: true },
       ip,
     });
-    if (!row) throw notFound(UNKNOWN_TOKEN);
     return {
       reportNumber: row.report_number,
       controlNumber: row.control_number,

@@ -41,18 +41,66 @@ describe(`rate limits (${databaseKind()})`, () => {
     expect((await login(user.username!, PASSWORD)).status).toBe(429);
   });
 
-  it('bounds failed logins on one account from anywhere at 100 in 15 minutes', async () => {
+  it('lets the owner log in from a fresh address after 20 addresses spent their failed logins and code checks, while each of those stays limited', async () => {
     const lab = await startProxied();
     const user = await lab.createUser('client');
-    const max = LIMITS.login.perAccount.max;
-    for (let batch = 0; batch < max; batch += 10) {
-      const answers = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => lab.anonymous().post('/login', { identifier: user.email, password: 'wrong' }, from(`192.0.2.${batch + i}`))),
-      );
-      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(401));
+    const attackers = Array.from({ length: 20 }, (_, i) => `192.0.2.${i + 1}`);
+    const login = (password: string, ip: string) => lab.anonymous().post('/login', { identifier: user.email, password }, from(ip));
+    const loginCodes = async () => Number((await lab.db('one_time_codes').where({ user_id: user.id, purpose: 'login' }).count({ n: '*' }))[0].n);
+
+    // 200 failed logins in all, 10 from each address, far past the account-wide bound of 100.
+    const statuses: number[] = [];
+    for (let round = 0; round < LIMITS.login.perAccountAndIp.max; round += 1) {
+      const answers = await Promise.all(attackers.map((ip) => login(`wrong ${round}`, ip)));
+      statuses.push(...answers.map((a) => a.status));
     }
-    const blocked = await lab.anonymous().post('/login', { identifier: user.email, password: PASSWORD }, from('198.51.100.30'));
-    expect(blocked.status).toBe(429);
+    // The first 100 are told the password is wrong; past the bound every password gets the "code
+    // sent" answer, but no code was made for a wrong one: the guesser learns nothing.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(LIMITS.login.perAccount.max);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(attackers.length * LIMITS.login.perAccountAndIp.max - LIMITS.login.perAccount.max);
+    expect(await loginCodes()).toBe(0);
+    const concealed = await login('wrong again', '198.51.100.99');
+    expect(concealed.status).toBe(200);
+    expect(concealed.body.message).toBe('A login code has been sent to your e-mail address.');
+    expect(await loginCodes()).toBe(0);
+
+    // Each attacking address is still refused, even with the right password.
+    for (const ip of [attackers[0], attackers[19]]) {
+      const blocked = await login(PASSWORD, ip);
+      expect(blocked.status).toBe(429);
+      expect(blocked.body.message).toBe('Too many login attempts. Please try again in 15 minutes.');
+    }
+    // And they spend their code checks too (no code is open yet, so none is voided).
+    for (let round = 0; round < LIMITS.codeCheck.perAccountAndIp.max; round += 1) {
+      const answers = await Promise.all(attackers.map((ip) => lab.anonymous().post('/verify-otp', { username: user.email, otp: '000000' }, from(ip))));
+      expect(answers.map((a) => a.status)).toEqual(attackers.map(() => 401));
+    }
+    expect((await lab.anonymous().post('/verify-otp', { username: user.email, otp: '000000' }, from(attackers[3]))).status).toBe(429);
+
+    // The owner, from a fresh address: the right password reaches the code step, the code logs in.
+    const owner = lab.anonymous();
+    const good = await owner.post('/login', { identifier: user.email, password: PASSWORD }, from('198.51.100.30'));
+    expect(good.status).toBe(200);
+    expect(await loginCodes()).toBe(1);
+    const otp = await codeFor(lab, user.email, 'login');
+    const verified = await owner.post('/verify-otp', { username: user.email, otp }, from('198.51.100.30'));
+    expect(verified.status).toBe(200);
+    expect(verified.text).toBe(`client/${user.id}`);
+  });
+
+  it('still refuses one address past 10 failed logins on an account while the account-wide bound conceals', async () => {
+    const lab = await startProxied();
+    const user = await lab.createUser('client');
+    const login = (password: string, ip: string) => lab.anonymous().post('/login', { identifier: user.email, password }, from(ip));
+    for (let batch = 0; batch < LIMITS.login.perAccount.max; batch += 10) {
+      await Promise.all(Array.from({ length: 10 }, (_, i) => login('wrong', `192.0.2.${100 + batch + i}`)));
+    }
+    const late = '203.0.113.77';
+    for (let i = 0; i < LIMITS.login.perAccountAndIp.max; i += 1) expect((await login(`guess ${i}`, late)).status).toBe(200);
+    expect((await login('guess 11', late)).status).toBe(429);
+    lab.clock.advanceMinutes(15);
+    // A new window: the account-wide count starts again, so a wrong password is refused plainly.
+    expect((await login('wrong', late)).status).toBe(401);
   });
 
   it('does not count successful logins', async () => {

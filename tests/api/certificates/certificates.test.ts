@@ -218,6 +218,27 @@ describe(`certificates of analysis (${databaseKind()})`, () => {
       expect(res.body.message).toBe('No certificate has this verification code. Check the address printed under the QR code.');
     });
 
+    it('audits a look-up only when it finds a certificate: unknown tokens are only counted', async () => {
+      // A fresh allowance for this address: the other verification tests share it.
+      await app.db('rate_limits').where('key', 'like', 'verify:%').delete();
+      const verifyRows = async () => Number((await app.db('audit_log').where({ action: 'report.verify' }).count({ n: '*' }))[0].n);
+      const before = await verifyRows();
+      const anonymous = app.anonymous();
+      for (let i = 0; i < 50; i += 1) {
+        const res = await anonymous.get(`/verify/UNKNOWN${String(i).padStart(4, '0')}AAAAAAAAAAAAAAAAAAAA`);
+        expect(res.status).toBe(404);
+      }
+      expect(await verifyRows()).toBe(before);
+      const counted = await app.db('rate_limits').where('key', 'like', 'verify:ip:%').first('count');
+      expect(Number(counted.count)).toBe(50);
+
+      expect((await anonymous.get(`/verify/${await tokenOf(1)}`)).status).toBe(200);
+      expect(await verifyRows()).toBe(before + 1);
+      const latest = await app.db('audit_log').where({ action: 'report.verify' }).orderBy('id', 'desc').first();
+      expect(Number(latest.request_id)).toBe(requestId);
+      expect(JSON.parse(latest.details)).toEqual({ reportNumber: `${controlNumber}-R1`, found: true });
+    });
+
     it('hands a browser the portal page at the same address', async () => {
       const res = await app.anonymous().get(`/verify/${await tokenOf(1)}`, { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
       // the tests' app has no built portal: the SPA middleware says so, so the page, not the API, answered
@@ -358,8 +379,17 @@ describe(`certificates of analysis (${databaseKind()})`, () => {
 
   it('limits verification look-ups per address', async () => {
     const anonymous = app.anonymous();
+    await app.db('rate_limits').where('key', 'like', 'verify:%').delete();
+    const audited = await app.db('audit_log').where({ action: 'report.verify' }).count({ n: '*' });
     let status = 200;
-    for (let i = 0; i <= LIMITS.verify.perIp.max && status !== 429; i += 1) status = (await anonymous.get('/verify/AAAAAAAAAAAAAAAAAAAAAAAA')).status;
+    let calls = 0;
+    for (; calls <= LIMITS.verify.perIp.max && status !== 429; calls += 1) status = (await anonymous.get('/verify/AAAAAAAAAAAAAAAAAAAAAAAA')).status;
     expect(status).toBe(429);
+    expect(calls).toBe(LIMITS.verify.perIp.max + 1);
+    // A real certificate is refused too once the address's allowance is spent, and nothing is audited.
+    const refused = await anonymous.get(`/verify/${await tokenOf(1)}`);
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toMatch(/^Too many verification requests/);
+    expect(await app.db('audit_log').where({ action: 'report.verify' }).count({ n: '*' })).toEqual(audited);
   });
 });
