@@ -5,13 +5,16 @@
 // writes all ten pool connections can be in transactions, and reads through the pool then waited
 // for them (a server sat half idle while its callers waited).
 //
-// Callers share reads: a read waits for the check phase of the event loop (setImmediate) and answers
-// everyone who asked before it, so it still begins after each call. Under load one read serves every
-// call the poll phase delivered (about forty at fifty connections) instead of one each.
+// Callers share reads, each answered by a read begun after its call. On SQLite (a synchronous read) a
+// read waits for the check phase of the event loop (setImmediate) and answers everyone who asked
+// before it: under load one read serves every call the poll phase delivered (about forty at fifty
+// connections). On PostgreSQL's one connection, the calls that come while a read is under way share
+// the next one (coalesce.ts).
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { versionsOf, type Versions } from './changeVersions.js';
+import { coalesced } from './coalesce.js';
 import { CONNECT_TIMEOUT_MS } from './knex.js';
 
 export interface ChangeCounter {
@@ -92,9 +95,11 @@ async function postgresCounter({ connectionString, searchPath }: { connectionStr
   };
   // Connects now, so a database that is unreachable fails the start, as the pool's first query does.
   await readNow();
-  return sharedReads(readNow, async () => {
+  // One connection runs one query at a time: the calls that come while a read is under way share the
+  // next one, instead of queueing a read each behind it.
+  return { read: coalesced(readNow), close: async () => {
     const connection = current;
     current = undefined;
     if (connection) await connection.then((client) => client.end()).catch(() => undefined);
-  });
+  } };
 }

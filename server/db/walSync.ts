@@ -7,50 +7,32 @@
 // may read a commit a moment before its flush ends; a power cut in that moment loses the commit, a
 // crash of the process does not (it is in the WAL already).
 import fs from 'node:fs';
-
-/**
- * Shares `sync` among the commits that wait for one: a commit is answered by a sync that began after
- * it (one running when it came may have flushed the WAL before its frames), and every commit that
- * came while one ran shares the next.
- */
-export function coalescedSync(sync: () => Promise<void>): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  let next: Promise<void> | undefined;
-  const start = (): Promise<void> => {
-    const flush = sync().finally(() => {
-      running = undefined;
-    });
-    running = flush;
-    return flush;
-  };
-  return () => {
-    if (!running) return start();
-    next ??= running
-      .catch(() => undefined)
-      .then(() => {
-        next = undefined;
-        return start();
-      });
-    return next;
-  };
-}
+import { coalesced } from './coalesce.js';
 
 /** fdatasync of `file`; a file that is gone has nothing to flush (closing the last connection checkpoints and syncs the WAL away). */
 export function fdatasyncFile(file: string): Promise<void> {
   return new Promise((resolve, reject) => {
     fs.open(file, 'r', (openError, fd) => {
       if (openError) return openError.code === 'ENOENT' ? resolve() : reject(openError);
-      fs.fdatasync(fd, (syncError) => fs.close(fd, () => (syncError ? reject(syncError) : resolve())));
+      fs.fdatasync(fd, (syncError) => {
+        // The commits waiting for the flush go on at once; the descriptor is closed behind them.
+        if (syncError) reject(syncError);
+        else resolve();
+        fs.close(fd, () => undefined);
+      });
     });
   });
 }
 
 const walSyncs = new Map<string, () => Promise<void>>();
 
-/** Flushes the WAL of the database file `filename` (shared by every connection of this process to it). */
+/**
+ * Flushes the WAL of the database file `filename`, the flushes shared among the commits waiting for
+ * one (coalesce.ts: a commit is answered by a flush begun after it) by every connection of this process.
+ */
 export function syncWal(filename: string): Promise<void> {
   const wal = `${filename}-wal`;
   let sync = walSyncs.get(wal);
-  if (!sync) walSyncs.set(wal, (sync = coalescedSync(() => fdatasyncFile(wal))));
+  if (!sync) walSyncs.set(wal, (sync = coalesced(() => fdatasyncFile(wal))));
   return sync();
 }

@@ -1,7 +1,8 @@
-// The WAL flushes shared among commits (server/db/walSync.ts): a commit is answered by a flush that
-// began after it, and the commits that come while one runs share the next one.
+// One run shared among callers (server/db/coalesce.ts), as the WAL flushes of commits and the reads of
+// the change versions use it: a caller is answered by a run that began after its call, and the
+// callers that come while one runs share the next one.
 import { describe, expect, it } from 'vitest';
-import { coalescedSync } from '../../server/db/walSync.js';
+import { coalesced } from '../../server/db/coalesce.js';
 
 /** A sync whose runs are started and finished by the test. */
 function manualSync() {
@@ -20,10 +21,10 @@ const settledState = async (promise: Promise<unknown>) => {
   return state;
 };
 
-describe('coalescedSync', () => {
+describe('coalesced', () => {
   it('starts a flush for a commit when none runs', async () => {
     const { runs, sync } = manualSync();
-    const flush = coalescedSync(sync);
+    const flush = coalesced(sync);
     const first = flush();
     expect(runs).toHaveLength(1);
     runs[0].finish();
@@ -32,7 +33,7 @@ describe('coalescedSync', () => {
 
   it('answers commits made during a flush with the next flush, one for all of them', async () => {
     const { runs, sync } = manualSync();
-    const flush = coalescedSync(sync);
+    const flush = coalesced(sync);
     const first = flush();
     const second = flush();
     const third = flush();
@@ -49,7 +50,7 @@ describe('coalescedSync', () => {
 
   it('fails the commits a flush answers when it fails, and flushes again for later ones', async () => {
     const { runs, sync } = manualSync();
-    const flush = coalescedSync(sync);
+    const flush = coalesced(sync);
     const first = flush();
     const second = flush();
     runs[0].finish(new Error('EIO'));
