@@ -17,9 +17,21 @@ export interface CliIo {
 
 const current = new AsyncLocalStorage<CliIo>();
 
+/**
+ * The process's own streams, for the run of `bin/labctl`. That run never enters `current`: once an
+ * AsyncLocalStorage has run, Node keeps promise hooks on for every promise of the process, which
+ * made each call of `labctl serve` measurably slower.
+ */
+const processIo: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+
 /** The streams and environment of the run in progress (the process's own outside runWithIo). */
 export function io(): CliIo {
-  return current.getStore() ?? { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+  return current.getStore() ?? processIo;
+}
+
+/** Marks the process's own run as asked for machine output (--json). */
+export function setProcessJson(json: boolean): void {
+  processIo.json = json;
 }
 
 export function runWithIo<T>(streams: CliIo, work: () => Promise<T>): Promise<T> {

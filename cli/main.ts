@@ -4,7 +4,7 @@
 // failure) without parsing prose. No side effect on import: bin.ts runs it for the process, tests run
 // it in-process with their own streams (runWithIo).
 import { CommanderError } from 'commander';
-import { io, runWithIo, type CliIo } from './io.js';
+import { io, runWithIo, setProcessJson, type CliIo } from './io.js';
 import { buildProgram, wantsJson } from './program.js';
 import { AbortError, UsageError, info } from './runtime.js';
 
@@ -51,5 +51,9 @@ async function run(argv: string[]): Promise<number> {
 
 /** Runs labctl with `argv` (as process.argv: node, script, args...), on `streams` when given. */
 export function main(argv: string[], streams?: CliIo): Promise<number> {
-  return runWithIo({ ...(streams ?? io()), json: wantsJson(argv) }, () => run(argv));
+  const json = wantsJson(argv);
+  // Tests run several in-process at once, each with its own streams; the real process has its own.
+  if (streams) return runWithIo({ ...streams, json }, () => run(argv));
+  setProcessJson(json);
+  return run(argv);
 }
