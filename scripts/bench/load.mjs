@@ -56,12 +56,16 @@ export async function load(bases, path, options = {}) {
   const connections = Math.max(1, Math.round((options.connections ?? CONNECTIONS) / list.length));
   // A run of `amount` calls has no duration.
   const length = options.amount ? {} : { duration: SECONDS };
-  const results = await Promise.all(list.map((base) => autocannon({ url: base + path, ...length, ...options, connections })));
+  // A run of `amount` calls ends at autocannon's next one-second tick after its last answer: its rate
+  // is its calls over the time to that last answer.
+  const started = performance.now();
+  let lastAnswer = started;
+  const runs = list.map((base) => autocannon({ url: base + path, ...length, ...options, connections }));
+  if (options.amount) for (const run of runs) run.on('response', () => (lastAnswer = performance.now()));
+  const results = await Promise.all(runs);
   for (const r of results) if (r.non2xx || r.errors) throw new Error(`${path}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
   return {
-    // A run of `amount` calls: its calls over its own duration (a per-second average counts a
-    // started second as a whole one, so 900 calls done in 1.1 s read as 450 a second).
-    rps: Math.round(results.reduce((sum, r) => sum + (options.amount ? r.requests.total / r.duration : r.requests.average), 0)),
+    rps: Math.round(options.amount ? results.reduce((sum, r) => sum + r.requests.total, 0) / ((lastAnswer - started) / 1000) : results.reduce((sum, r) => sum + r.requests.average, 0)),
     p99: Math.max(...results.map((r) => r.latency.p99)),
     p50: Math.max(...results.map((r) => r.latency.p50)),
     total: results.reduce((sum, r) => sum + r.requests.total, 0),
