@@ -48,4 +48,24 @@ describe(`statistics after bulk work (${databaseKind()})`, () => {
       }
     }
   });
+
+  it('labctl results import leaves the statistics of the tables it wrote current', async () => {
+    expect((await lab.run(['seed', '--demo', '--json'])).exitCode).toBe(0);
+    const analyzedAt = async (): Promise<Record<string, string>> => {
+      if (databaseKind() !== 'postgres') return {};
+      const { rows } = await lab.database.db.raw(
+        `select relname, greatest(last_analyze, last_autoanalyze)::text as at from pg_stat_user_tables where schemaname = current_schema()`,
+      );
+      return Object.fromEntries((rows as Array<{ relname: string; at: string | null }>).map((r) => [r.relname, r.at ?? '']));
+    };
+    const before = await analyzedAt();
+    const res = await lab.run(['results', 'import', 'fixtures/results-example.csv', '--as', 'microbiotester@demo.lab', '--json']);
+    expect(res.exitCode, res.stderr).toBe(0);
+    const tables = await analyzedTables(lab.database);
+    for (const table of TABLES) expect(tables[table], table).toBeGreaterThan(0);
+    if (databaseKind() === 'postgres') {
+      const after = await analyzedAt();
+      for (const table of ['analyses', 'requests', 'request_progress', 'audit_log']) expect(after[table] > (before[table] ?? ''), table).toBe(true);
+    }
+  });
 });

@@ -20,6 +20,9 @@ import { forbidden } from '../../errors.js';
 import { loadImportTargets } from './importTargets.js';
 import { writeResults, type WriteResultsOptions } from './write.js';
 
+/** The tables an import writes: the ones whose statistics it refreshes. */
+export const TABLES_AN_IMPORT_WRITES = ['analyses', 'requests', 'request_progress', 'report_counts', 'audit_log', 'audit_counts'] as const;
+
 const LOOKUP_CHUNK = 500;
 /** Rows per call of the results service: small enough for a smooth progress bar. */
 const WRITE_CHUNK = 10_000;
