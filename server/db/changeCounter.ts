@@ -78,10 +78,11 @@ async function postgresCounter({ connectionString, searchPath }: { connectionStr
     client.on('error', () => forget(opened));
     return opened;
   };
+  const end = (connection: Promise<pg.Client>) => connection.then((client) => client.end()).catch(() => undefined);
   const forget = (connection: Promise<pg.Client>) => {
     if (current !== connection) return;
     current = undefined;
-    void connection.then((client) => client.end()).catch(() => undefined);
+    void end(connection);
   };
   const readNow = async () => {
     const connection = (current ??= open());
@@ -97,9 +98,12 @@ async function postgresCounter({ connectionString, searchPath }: { connectionStr
   await readNow();
   // One connection runs one query at a time: the calls that come while a read is under way share the
   // next one, instead of queueing a read each behind it.
-  return { read: coalesced(readNow), close: async () => {
-    const connection = current;
-    current = undefined;
-    if (connection) await connection.then((client) => client.end()).catch(() => undefined);
-  } };
+  return {
+    read: coalesced(readNow),
+    close: async () => {
+      const connection = current;
+      current = undefined;
+      if (connection) await end(connection);
+    },
+  };
 }
