@@ -10,8 +10,10 @@
 // signed-in user makes every minute), rate-limit counters, one-time codes, the mail outbox and
 // settings move only 'sessions' or nothing, so they never make other users' answers stale.
 //
-// PostgreSQL: statement triggers note the kinds a transaction moves in lab_version_marks, once per
-// kind and transaction, and a deferred trigger moves the numbers at COMMIT, in name order. A version
+// PostgreSQL: one statement trigger a statement notes the kinds a transaction moves in
+// lab_version_marks, once per kind and transaction (on the request tables it reads the statuses from
+// the statement's transition tables), and a deferred trigger moves the numbers at COMMIT, in name
+// order, once a transaction. A version
 // row is locked only while a transaction commits, not from its first write, and each kind is kept in
 // SHARDS rows (a transaction moves the row of its id modulo SHARDS; a kind's number is their sum), so
 // concurrent commits rarely wait for one another. SQLite has one writer at a time and no statement
@@ -65,29 +67,54 @@ export async function createChangeVersions(knex: Knex): Promise<void> {
   if (!isPostgres(knex)) return;
   // Emptied by the deferred trigger in the transaction that filled it: never holds a committed row.
   await knex.raw('CREATE UNLOGGED TABLE lab_version_marks (txid bigint NOT NULL, name text NOT NULL, PRIMARY KEY (txid, name))');
+  await createVersionFunctions(knex);
+}
+
+/**
+ * The statuses a statement of a request table moves, read from its transition tables: `changed` for
+ * an insert or a delete, `old_rows` and `new_rows` for an update.
+ */
+const STATUS_SOURCES = {
+  // A request's own rows carry its status.
+  requests: (tables: readonly string[]) => tables.map((t) => `SELECT status FROM ${t}`).join(' UNION '),
+  // One index lookup per request, whatever the planner knows: with no statistics (a fresh load,
+  // autovacuum off) a plain join chose to scan every request for each statement.
+  rows: (tables: readonly string[]) =>
+    `SELECT r.status FROM (${tables.map((t) => `SELECT request_id FROM ${t}`).join(' UNION ')}) c CROSS JOIN LATERAL (SELECT status FROM requests WHERE id = c.request_id) r`,
+} as const;
+
+const MARK_FUNCTIONS = Object.keys(STATUS_SOURCES).flatMap((table) => [`lab_mark_${table}`, `lab_mark_${table}_update`]);
+
+/**
+ * The PostgreSQL functions the triggers call and the deferred trigger that moves the numbers
+ * (CREATE OR REPLACE: migration 017 brings older databases to these). Every transaction that marks
+ * anything marks 'data' or 'sessions', so the deferred trigger fires only on those two marks, once
+ * or twice a transaction, not once per mark.
+ */
+export async function createVersionFunctions(knex: Knex): Promise<void> {
   // Marks the kinds named in the trigger's arguments.
-  await knex.raw(`CREATE FUNCTION lab_mark_change() RETURNS trigger LANGUAGE plpgsql AS $$
+  await knex.raw(`CREATE OR REPLACE FUNCTION lab_mark_change() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       INSERT INTO lab_version_marks (txid, name) SELECT txid_current(), unnest(TG_ARGV) ON CONFLICT DO NOTHING;
       RETURN NULL;
     END $$`);
-  // Marks the statuses of the requests a statement changed (its transition table 'changed'), or of
-  // the requests whose rows it changed.
-  for (const [fn, statuses] of [
-    ['lab_mark_request_statuses', 'SELECT DISTINCT status FROM changed'],
-    // One index lookup per request, whatever the planner knows: with no statistics (a fresh load,
-    // autovacuum off) a plain join chose to scan every request for each statement.
-    ['lab_mark_row_statuses', 'SELECT DISTINCT r.status FROM (SELECT DISTINCT request_id FROM changed) c CROSS JOIN LATERAL (SELECT status FROM requests WHERE id = c.request_id) r'],
-  ]) {
-    await knex.raw(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO lab_version_marks (txid, name) SELECT txid_current(), 'status:' || s.status FROM (${statuses}) s ON CONFLICT DO NOTHING;
-        RETURN NULL;
-      END $$`);
+  // 'data' and the statuses of the requests a statement changed, or of the requests whose rows it
+  // changed: one call a statement (an update reads both its transition tables).
+  for (const [table, source] of Object.entries(STATUS_SOURCES)) {
+    for (const [suffix, tables] of [['', ['changed']], ['_update', ['old_rows', 'new_rows']]] as const) {
+      const statuses = source(tables);
+      await knex.raw(`CREATE OR REPLACE FUNCTION lab_mark_${table}${suffix}() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          INSERT INTO lab_version_marks (txid, name)
+            SELECT txid_current(), 'data' UNION SELECT txid_current(), 'status:' || s.status FROM (${statuses}) s
+            ON CONFLICT DO NOTHING;
+          RETURN NULL;
+        END $$`);
+    }
   }
   // Every kind this transaction marked, in name order: two transactions that move both never wait
   // for each other's rows in opposite orders.
-  await knex.raw(`CREATE FUNCTION lab_move_versions() RETURNS trigger LANGUAGE plpgsql AS $$
+  await knex.raw(`CREATE OR REPLACE FUNCTION lab_move_versions() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE kind text;
     BEGIN
       FOR kind IN SELECT name FROM lab_version_marks WHERE txid = NEW.txid ORDER BY name LOOP
@@ -96,20 +123,34 @@ export async function createChangeVersions(knex: Knex): Promise<void> {
       DELETE FROM lab_version_marks WHERE txid = NEW.txid;
       RETURN NULL;
     END $$`);
+  await knex.raw('DROP TRIGGER IF EXISTS lab_move_versions ON lab_version_marks');
   await knex.raw(
-    'CREATE CONSTRAINT TRIGGER lab_move_versions AFTER INSERT ON lab_version_marks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION lab_move_versions()',
+    `CREATE CONSTRAINT TRIGGER lab_move_versions AFTER INSERT ON lab_version_marks DEFERRABLE INITIALLY DEFERRED
+     FOR EACH ROW WHEN (NEW.name IN ('data', 'sessions')) EXECUTE FUNCTION lab_move_versions()`,
   );
 }
 
 export async function dropChangeVersions(knex: Knex): Promise<void> {
   if (isPostgres(knex)) {
     await knex.raw('DROP TABLE IF EXISTS lab_version_marks');
-    for (const fn of ['lab_move_versions', 'lab_mark_change', 'lab_mark_request_statuses', 'lab_mark_row_statuses']) await knex.raw(`DROP FUNCTION IF EXISTS ${fn}()`);
+    for (const fn of ['lab_move_versions', 'lab_mark_change', ...MARK_FUNCTIONS]) await knex.raw(`DROP FUNCTION IF EXISTS ${fn}()`);
   }
   await knex.schema.dropTableIfExists('lab_versions');
 }
 
 const EVENTS = ['INSERT', 'UPDATE', 'DELETE'] as const;
+/** Before migration 017, PostgreSQL gave a request table a trigger per event and transition table. */
+const SPLIT_TRIGGER_SUFFIXES = ['insert_new', 'update_old', 'update_new', 'delete_old'];
+/** The functions those triggers called. */
+export const SPLIT_MARK_FUNCTIONS = ['lab_mark_request_statuses', 'lab_mark_row_statuses'];
+
+/** Whether the current PostgreSQL schema still has those triggers. */
+export async function hasSplitTriggers(knex: Knex): Promise<boolean> {
+  const found = await knex.raw(
+    "SELECT 1 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND t.tgname LIKE '%\\_insert\\_new' LIMIT 1",
+  );
+  return found.rows.length > 0;
+}
 
 /** Makes every write to `table` move the versions of what it changes. */
 export async function trackChanges(knex: Knex, table: string): Promise<void> {
@@ -118,15 +159,20 @@ export async function trackChanges(knex: Knex, table: string): Promise<void> {
   const own = tracking.kind === 'sessions' ? ['sessions'] : tracking.kind === 'people' ? ['data', 'people'] : ['data'];
   if (isPostgres(knex)) {
     const kinds = own.map((k) => `'${k}'`).join(', ');
-    await knex.raw(`CREATE TRIGGER ?? AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ?? FOR EACH STATEMENT EXECUTE FUNCTION lab_mark_change(${kinds})`, [name, table]);
-    if (tracking.kind !== 'requests' && tracking.kind !== 'request rows') return;
-    // A transition table per event: PostgreSQL allows one only on a trigger of a single event. An
-    // update moves the status a request leaves and the one it enters.
-    const fn = tracking.kind === 'requests' ? 'lab_mark_request_statuses' : 'lab_mark_row_statuses';
-    for (const [event, tables] of [['INSERT', ['NEW']], ['UPDATE', ['OLD', 'NEW']], ['DELETE', ['OLD']]] as const) {
-      for (const side of tables) {
-        await knex.raw(`CREATE TRIGGER ?? AFTER ${event} ON ?? REFERENCING ${side} TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`, [`${name}_${event.toLowerCase()}_${side.toLowerCase()}`, table]);
-      }
+    if (tracking.kind !== 'requests' && tracking.kind !== 'request rows') {
+      await knex.raw(`CREATE TRIGGER ?? AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ?? FOR EACH STATEMENT EXECUTE FUNCTION lab_mark_change(${kinds})`, [name, table]);
+      return;
+    }
+    // One trigger a statement: 'data' and the statuses, from the statement's transition tables
+    // (PostgreSQL allows them only on a trigger of a single event). TRUNCATE has none.
+    const fn = `lab_mark_${tracking.kind === 'requests' ? 'requests' : 'rows'}`;
+    await knex.raw(`CREATE TRIGGER ?? AFTER TRUNCATE ON ?? FOR EACH STATEMENT EXECUTE FUNCTION lab_mark_change(${kinds})`, [name, table]);
+    for (const [event, tables, suffix] of [
+      ['INSERT', 'NEW TABLE AS changed', ''],
+      ['UPDATE', 'OLD TABLE AS old_rows NEW TABLE AS new_rows', '_update'],
+      ['DELETE', 'OLD TABLE AS changed', ''],
+    ] as const) {
+      await knex.raw(`CREATE TRIGGER ?? AFTER ${event} ON ?? REFERENCING ${tables} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}${suffix}()`, [`${name}_${event.toLowerCase()}`, table]);
     }
     return;
   }
@@ -144,11 +190,14 @@ export async function untrackChanges(knex: Knex, table: string): Promise<void> {
   const name = triggerName(table);
   if (isPostgres(knex)) {
     await knex.raw('DROP TRIGGER IF EXISTS ?? ON ??', [name, table]);
-    for (const suffix of ['insert_new', 'update_old', 'update_new', 'delete_old']) await knex.raw('DROP TRIGGER IF EXISTS ?? ON ??', [`${name}_${suffix}`, table]);
+    for (const suffix of [...EVENTS.map((e) => e.toLowerCase()), ...SPLIT_TRIGGER_SUFFIXES]) await knex.raw('DROP TRIGGER IF EXISTS ?? ON ??', [`${name}_${suffix}`, table]);
     return;
   }
   for (const event of EVENTS) await knex.raw('DROP TRIGGER IF EXISTS ??', [`${name}_${event.toLowerCase()}`]);
 }
+
+/** The tables whose writes move versions. */
+export const trackedTables = async (knex: Knex): Promise<string[]> => (await tableNames(knex)).filter((t) => !UNVERSIONED_TABLES.includes(t));
 
 /** The tables of the current schema (or SQLite file), for migrations and the test that every one is tracked. */
 export async function tableNames(knex: Knex): Promise<string[]> {

@@ -2,9 +2,7 @@
 // every table but bookkeeping, so any commit that changes what a screen shows moves 'data', and a
 // change to sessions moves 'sessions', whoever makes it.
 import type { Knex } from 'knex';
-import { UNVERSIONED_TABLES, createChangeVersions, dropChangeVersions, tableNames, trackChanges, untrackChanges } from '../changeVersions.js';
-
-const trackedTables = async (knex: Knex) => (await tableNames(knex)).filter((t) => !UNVERSIONED_TABLES.includes(t));
+import { createChangeVersions, dropChangeVersions, trackChanges, trackedTables, untrackChanges } from '../changeVersions.js';
 
 export async function up(knex: Knex): Promise<void> {
   await createChangeVersions(knex);

@@ -71,6 +71,11 @@ describe(`change versions (${databaseKind()})`, () => {
     expect(await moved(async () => ([{ requestId }] = await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'PENDING_REVIEW' }])))).toEqual(['data', 'status:PENDING_REVIEW']);
     expect(await moved(() => database.db('requests').where({ id: requestId }).update({ status: 'FOR_TESTING' }))).toEqual(['data', 'status:FOR_TESTING', 'status:PENDING_REVIEW']);
     expect(await moved(() => database.db('samples').where({ request_id: requestId }).update({ sample_type_description: 'Beef shank' }))).toEqual(['data', 'status:FOR_TESTING']);
+    expect(await moved(() => database.db('samples').insert({ request_id: requestId, position: 9, sample_type_description: 'Pork belly' }))).toEqual(['data', 'status:FOR_TESTING']);
+    expect(await moved(() => database.db('samples').where({ request_id: requestId, position: 9 }).delete())).toEqual(['data', 'status:FOR_TESTING']);
+    // A statement over the rows of requests in two statuses moves both.
+    const [{ requestId: released }] = await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'RELEASED' }]);
+    expect(await moved(() => database.db('samples').whereIn('request_id', [requestId, released]).update({ sample_type_description: 'Beef' }))).toEqual(['data', 'status:FOR_TESTING', 'status:RELEASED']);
     expect(await moved(() => database.db('users').where({ id: client.id }).update({ first_name: 'Cleo' }))).toEqual(['data', 'people']);
     expect(await moved(() => audit())).toEqual(['data']);
   });
