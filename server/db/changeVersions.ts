@@ -87,7 +87,7 @@ const MARK_FUNCTIONS = Object.keys(STATUS_SOURCES).flatMap((table) => [`lab_mark
 
 /**
  * The PostgreSQL functions the triggers call and the deferred trigger that moves the numbers
- * (CREATE OR REPLACE: migration 017 brings older databases to these). Every transaction that marks
+ * (CREATE OR REPLACE: migration 018 brings older databases to these). Every transaction that marks
  * anything marks 'data' or 'sessions', so the deferred trigger fires only on those two marks, once
  * or twice a transaction, not once per mark.
  */
@@ -139,7 +139,7 @@ export async function dropChangeVersions(knex: Knex): Promise<void> {
 }
 
 const EVENTS = ['INSERT', 'UPDATE', 'DELETE'] as const;
-/** Before migration 017, PostgreSQL gave a request table a trigger per event and transition table. */
+/** Before migration 018, PostgreSQL gave a request table a trigger per event and transition table. */
 const SPLIT_TRIGGER_SUFFIXES = ['insert_new', 'update_old', 'update_new', 'delete_old'];
 /** The functions those triggers called. */
 export const SPLIT_MARK_FUNCTIONS = ['lab_mark_request_statuses', 'lab_mark_row_statuses'];

@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import { createLoggerTo, type Logger } from '../logger.js';
 import { createPrivateDir, ensurePrivateFile } from '../privateFiles.js';
 import { dataDirProblem } from './connectionProblems.js';
+import { PreparedPg } from './pgClient.js';
 import { ReadOnlySqlite3 } from './readOnlySqlite.js';
 import { ImmediateSqlite3, SYNC_BUSY_MS } from './sqliteClient.js';
 
@@ -65,7 +66,7 @@ export function createDb(settings: Config['database'], options: DbOptions = {}):
     });
   }
   return knexFactory({
-    client: 'pg',
+    client: PreparedPg,
     connection: { connectionString: settings.connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
     searchPath: settings.searchPath ? [settings.searchPath] : undefined,
     log,
@@ -113,4 +114,4 @@ function knexLog(logger: Logger): Knex.Config['log'] {
   };
 }
 
-export const isPostgres = (db: Db) => db.client.config.client === 'pg';
+export const isPostgres = (db: Db) => (db.client as { dialect?: string }).dialect === 'postgresql';

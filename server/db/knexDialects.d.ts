@@ -10,3 +10,13 @@ declare module 'knex/lib/dialects/better-sqlite3/index.js' {
   }
   export default ClientBetterSqlite3;
 }
+
+// knex's PostgreSQL client class (server/db/pgClient.ts extends it).
+declare module 'knex/lib/dialects/postgres/index.js' {
+  import type { Knex } from 'knex';
+
+  class ClientPg extends Knex.Client {
+    _query(connection: unknown, obj: unknown): Promise<unknown>;
+  }
+  export default ClientPg;
+}

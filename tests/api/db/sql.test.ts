@@ -65,4 +65,14 @@ describe(`database helpers (${databaseKind()})`, () => {
     const sql = lockForUpdate(app.db, app.db('requests').where('id', id)).toString();
     expect(sql.toLowerCase().includes('for update')).toBe(app.dbKind === 'postgres');
   });
+
+  if (databaseKind() === 'postgres') {
+    it('sends a repeated read as a prepared statement of its connection', async () => {
+      const prepared = await inTransaction(app.db, async (trx) => {
+        for (let i = 0; i < 2; i += 1) await trx('requests').where('status', 'FOR_RELEASE').count({ n: '*' });
+        return (await trx.raw('select statement from pg_prepared_statements')).rows.map((r: { statement: string }) => r.statement);
+      });
+      expect(prepared.filter((sql: string) => /count\(\*\).*"requests".*"status" = \$1/.test(sql))).toHaveLength(1);
+    });
+  }
 });
