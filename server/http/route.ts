@@ -20,7 +20,7 @@ export interface Reply {
 
 export type ReplyHeader = 'X-Total-Count' | 'Link' | 'Content-Disposition';
 
-/** The `{ "message" }` statuses a call may answer besides those every call may (see COMMON_ERRORS). */
+/** The `{ "message" }` statuses a call may answer besides those every call may (openapi.ts, errorsOf). */
 export type ErrorStatus = 401 | 403 | 404 | 409 | 429 | 503;
 
 export interface RouteDoc {

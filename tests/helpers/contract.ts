@@ -5,6 +5,11 @@
 // matches no documented call (the portal's pages, "No such call" 404s, a 405 for an unknown method)
 // is not an API call and is not checked. The document is built once per worker, in-process, from
 // the same routers the app mounts; each schema is compiled on first use and kept.
+//
+// Not checked, as they do not go through HttpClient: tests/api/security/requestSize.test.ts (raw
+// sockets: heads past what Node's parser accepts, answered on the socket) and
+// tests/api/security/contentEncoding.test.ts (fetch with a Content-Encoding body, which HttpClient
+// does not send); both assert the `{ "message" }` answers they get themselves.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { apiRouters } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
