@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRouters } from '../../server/app.js';
-import { mountedRoutes } from '../../server/http/openapi.js';
+import Router from '@koa/router';
+import type { AppState } from '../../server/http/context.js';
+import { mountedRoutes, openApiDocument } from '../../server/http/openapi.js';
 import { contractBreach } from '../helpers/contract.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 import { databaseKind } from '../helpers/testDatabase.js';
@@ -56,6 +58,14 @@ describe(`OpenAPI reference (${databaseKind()})`, () => {
       }
       expect(op.operationId, name).toMatch(/^[a-z]+[A-Za-z0-9]+$/);
     }
+  });
+
+  it('refuses to document a call mounted without its declaration', () => {
+    const router = new Router<AppState>();
+    router.get('/undeclared', (ctx) => {
+      ctx.body = {};
+    });
+    expect(() => openApiDocument([router], { title: 'T', version: '1' })).toThrow('GET /undeclared is mounted without route()');
   });
 
   it('the contract check refuses an answer the document does not describe', () => {

@@ -35,7 +35,7 @@ export const BatchQuery = z.object({
   ids: z.preprocess(
     (ids) => (typeof ids === 'string' ? ids.split(',').filter((part) => part.trim() !== '') : ids),
     z.array(IdSchema, 'ids is required (e.g. ids=1,2,3)').min(1, 'ids must name at least one request').max(MAX_BATCH, `ids may name at most ${MAX_BATCH} requests`),
-  ),
+  ).meta({ description: 'Request ids separated by commas: ids=1,2,3.', param: { required: true, style: 'form', explode: false } }),
 });
 
 export const TemplateQuery = z.object({
