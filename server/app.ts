@@ -40,7 +40,7 @@ export interface CreateAppOptions extends AppDeps {
 /** Every API router, in mounting order; tests enumerate their routes to cover each call. */
 export function apiRouters(deps: AppDeps): AppRouter[] {
   const routers = [healthRouter(deps), accountsRouter(deps), requestsRouter(deps), resultsRouter(deps), reportsRouter(deps), certificatesRouter(deps), auditRouter(deps)];
-  return [...routers, openApiRouter(routers, deps.config.labName)];
+  return [...routers, openApiRouter(routers, { title: `${deps.config.labName} laboratory portal API`, serverUrl: deps.config.publicUrl })];
 }
 
 /**

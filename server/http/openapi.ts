@@ -1,106 +1,13 @@
-// The API reference: an OpenAPI 3.1 document built from the routers that are mounted (so no call is
-// missing) and the zod schemas the calls validate with (z.toJSONSchema, so the document states the
-// same rules), served at GET /openapi.json, and a plain HTML rendering of it at GET /api-docs
-// (no script, so the strict CSP holds).
+// The API reference: an OpenAPI 3.1 document generated (zod-openapi) from the declarations the
+// routers were built with (route.ts), so every mounted call is in it with the zod schemas that
+// validate its input and describe its answers. Built once, on the first call for it, and served at
+// GET /openapi.json, with a plain HTML rendering at GET /api-docs (no script, so the strict CSP holds).
 import Router from '@koa/router';
 import { z } from 'zod';
-import { RegistrationSchema } from '../domain/accountRules.js';
-import { WithdrawalInput } from '../domain/certificate.js';
-import { CompanyAddressInput } from '../domain/clientProfile.js';
-import { SubmitRequestPayload } from '../domain/requestPayload.js';
-import { ChangePasswordInput, CheckUserInput, EmailCodeInput, LoginInput, ResendCodeInput, VerifyOtpInput } from './accounts/schemas.js';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import { IdSchema, MAX_ID } from '../domain/ids.js';
 import type { AppRouter, AppState } from './context.js';
-import { PageQuery } from '../domain/paging.js';
-import { ReportQuery } from './reports/router.js';
-import { MessageInput } from './requests/desk.js';
-import { CountsQuery, QueueQuery } from './requests/queue.js';
-import { TurnaroundQuery } from './requests/traceability.js';
-import { BatchQuery, TemplateQuery } from './results/router.js';
-
-interface OperationDoc {
-  summary: string;
-  /** Anyone may call it; every other call needs the session cookie. */
-  open?: boolean;
-  body?: z.ZodType;
-  query?: z.ZodType;
-}
-
-const RESULTS_READ = 'The results of one discipline group (testers: open requests of their discipline).';
-const RESULTS_WRITE = 'Saves the results of one sample in a group (the wide shape of DESIGN.md section 6).';
-
-/** What each call does; keys are `METHOD /path` as the routers declare them. */
-const OPERATIONS: Record<string, OperationDoc> = {
-  'GET /healthz': { summary: 'The process is alive (no database call).', open: true },
-  'GET /readyz': { summary: 'The instance can serve: database reachable, migrations current; 503 with the reason otherwise.', open: true },
-  'GET /openapi.json': { summary: 'This document.', open: true },
-  'GET /api-docs': { summary: 'This document as a readable page.', open: true },
-  'POST /login': { summary: 'Checks the password and e-mails a login code.', open: true, body: LoginInput },
-  'POST /verify-otp': { summary: 'Finishes a login with the e-mailed code and opens a session.', open: true, body: VerifyOtpInput },
-  'POST /resend-code': { summary: 'Sends a login, registration or reset code again (with a cooldown).', open: true, body: ResendCodeInput },
-  'GET /me': { summary: 'The signed-in user.' },
-  'POST /logout': { summary: 'Ends the session.', open: true },
-  'GET /check-user': { summary: 'Starts a password reset: e-mails a reset code to an active account.', open: true, query: CheckUserInput },
-  'POST /verify-otp-password': { summary: 'Checks a reset code and grants a password change.', open: true, body: EmailCodeInput },
-  'POST /change-password': { summary: 'Sets a new password with the reset grant.', open: true, body: ChangePasswordInput },
-  'POST /clients': { summary: 'Registers a client and e-mails a verification code.', open: true, body: RegistrationSchema },
-  'POST /clientverify': { summary: 'Verifies a registration with the e-mailed code.', open: true, body: EmailCodeInput },
-  'GET /clientview/:userId': { summary: "A client's profile (the client itself and the desk)." },
-  'PUT /clientview/:userId/address': { summary: "Sets the client's own company postal address (printed on certificates); blank removes it.", body: CompanyAddressInput },
-  'GET /requests/pending': { summary: 'Requests pending review (desk).' },
-  'GET /requests/pendingrequest/:requestId': { summary: 'One request pending review with its samples (desk).' },
-  'PUT /requests/approve/:requestId': { summary: 'Approves: next control number, analyses planned, client e-mailed (desk).' },
-  'PUT /requests/reject/:requestId': { summary: 'Rejects a request pending review or for release; client e-mailed (desk).' },
-  'PUT /requests/approveRelease/:requestId': { summary: 'Releases the results; client e-mailed (desk).' },
-  'POST /createresult/:requestId': { summary: 'Compatibility call of SPEC section 7; approval already created the result rows (desk).' },
-  'GET /requests/ctrlnumber/:requestId': { summary: 'The control number of a request as text (desk).' },
-  'GET /requests/last-approved': { summary: 'The last control number given (desk).' },
-  'GET /requests/for-release': { summary: 'Requests whose results are complete (desk; testers for their discipline).', query: PageQuery },
-  'GET /requests/released': { summary: 'Released requests, newest first (desk; testers for their discipline).', query: PageQuery },
-  'GET /requests/messages/:requestId': { summary: 'The additional-information exchange about a request (desk and owning client).' },
-  'POST /requests/messages/:requestId': { summary: 'Asks (desk) or answers (owning client) for additional information.', body: MessageInput },
-  'POST /requests/submitrequest/:userId': { summary: 'Submits a testing request (the client itself).', body: SubmitRequestPayload },
-  'GET /requests/clientrequest/:userId': { summary: "A client's requests (the client itself and the desk)." },
-  'GET /request/:requestId': { summary: 'One request (owning client and the desk).' },
-  'GET /requests/detail/:requestId': { summary: 'One request with samples and, once rejected, the reason given (owning client and the desk).' },
-  'GET /requests/for-testing': { summary: 'Requests being tested in the caller’s discipline (testers, desk).' },
-  'GET /results/template': {
-    summary: 'The analyses of a discipline awaiting results (status outstanding, finished or all; one request with request=) as the results import CSV with empty values (staff, the discipline\'s testers).',
-    query: TemplateQuery,
-  },
-  'GET /getResult': { summary: 'The results of several requests at once.', query: BatchQuery },
-  'GET /getResult/:requestId': { summary: 'The results of one request (released ones for its client).' },
-  'GET /microbioTestResults': { summary: RESULTS_READ },
-  'GET /chemElisaTestResults': { summary: RESULTS_READ },
-  'GET /chemMicrobialTestResults': { summary: RESULTS_READ },
-  'GET /molBioTestResults': { summary: RESULTS_READ },
-  'PUT /microbioTestResults/:sampleId': { summary: RESULTS_WRITE },
-  'PUT /chemTestElisaResults/:sampleId': { summary: RESULTS_WRITE },
-  'PUT /chemMicrobialTestResults/:sampleId': { summary: RESULTS_WRITE },
-  'PUT /molBioTestResults/:sampleId': { summary: RESULTS_WRITE },
-  'GET /api/reports/years': { summary: 'The years, most recent first, in which the reports the caller reads have data (the year picker of the database screens).' },
-  'GET /api/reports/:report': { summary: 'A monthly report of one discipline group for a year.', query: ReportQuery },
-  'GET /requests/queue/:name': { summary: 'A work queue (pending, for-release, for-testing) a keyset page at a time, with search, filters, sorts and CSV export.' },
-  'GET /requests/queue/client/:userId': { summary: "A client's own requests a keyset page at a time (Track My Request), with search, status filter and sorts.", query: QueueQuery },
-  'GET /requests/queue/client/:userId/counts': { summary: "How many of a client's requests are in each status (of those a search finds, with q).", query: CountsQuery },
-  'PUT /results/request/:requestId': { summary: "A tester's whole Save of one request of its discipline, in one transaction (all or nothing)." },
-  'GET /requests/:requestId/certificate.pdf': { summary: 'The certificate of analysis (PDF) of a released request: its latest report, or ?version=n.' },
-  'GET /requests/:requestId/reports': { summary: 'Every report issued for a released request (the release and each amendment).' },
-  'POST /requests/:requestId/amendments': { summary: "Amends a released request's results with a reason and the staff member's signature; issues the next report." },
-  'POST /certificates/:reportNumber/withdraw': {
-    summary: "Withdraws a released report (e.g. 2026-0012-R1) with a reason and the staff member's signature; it stays downloadable, marked withdrawn.",
-    body: WithdrawalInput,
-  },
-  'GET /verify/:token': { summary: 'Public verification of a certificate: report id, control number, issue date and status only.', open: true },
-  'POST /requests/receive/:requestId': { summary: 'Records the reception of an approved request’s samples (desk).' },
-  'GET /requests/receipt/:requestId': { summary: 'How the samples of a request arrived (the desk and the owning client).' },
-  'GET /requests/labels/:requestId': { summary: 'The sample labels of an approved request as a PDF (desk).' },
-  'GET /requests/timeline/:requestId': { summary: 'Every event of a request in order (the owning client without lab-only entries).' },
-  'GET /requests/turnaround': {
-    summary: 'The open requests per discipline, and a keyset page of them by age and due date, late ones first, with X-Total-Count and Link rel="next" (desk).',
-    query: TurnaroundQuery,
-  },
-  'GET /audit': { summary: 'The audit trail filtered by user, request, action and dates, paged; ?format=csv exports it (desk).' },
-};
+import { ErrorBody, json, route, routeDocs, type ErrorStatus, type Reply, type ReplyHeader, type RouteDoc } from './route.js';
 
 /** A mounted call: method and path as declared (`/requests/approve/:requestId`). */
 export interface MountedRoute {
@@ -119,78 +26,241 @@ export function mountedRoutes(routers: AppRouter[]): MountedRoute[] {
   );
 }
 
-const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+/** What each refusal means; every call may answer 400, 414 and 431 (edge middleware), see errorsOf. */
+const ERROR_MEANING: Record<ErrorStatus | 400 | 413 | 414 | 415 | 431, string> = {
+  400: 'The input is not valid (each wrong field named), or the body could not be read.',
+  401: 'Not signed in (or, for a login call, the credentials or code are wrong).',
+  403: 'Not allowed for this user (or, for a change, sent from another site).',
+  404: 'No such record.',
+  409: 'Not possible in the current state of the record.',
+  413: 'The body is too large.',
+  414: 'The address is too long.',
+  415: 'The body is neither JSON nor a form.',
+  429: 'Too many attempts; try again later.',
+  431: 'The request headers are too large.',
+  503: 'Not ready to serve.',
+};
 
-const ERROR = { description: 'Refused, with the reason', content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } } } };
+/** The `{ "message" }` statuses of a call: its own, and those of the middleware every call passes. */
+function errorsOf(doc: RouteDoc): (keyof typeof ERROR_MEANING)[] {
+  const statuses = new Set<keyof typeof ERROR_MEANING>([400, 414, 431, ...(doc.errors ?? [])]);
+  if (!doc.open) statuses.add(401);
+  // A change from another site is refused (origin.ts); a body may be too large or of another type (body.ts).
+  if (doc.method !== 'get') statuses.add(403).add(413).add(415);
+  return [...statuses].sort();
+}
 
-function operation(route: MountedRoute) {
-  const doc = OPERATIONS[`${route.method} ${route.path}`];
-  const parameters: object[] = route.params.map((name) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: name.endsWith('Id') ? { type: 'integer', minimum: 1 } : { type: 'string' },
-  }));
-  const query = doc?.query ? jsonSchema(doc.query) : undefined;
-  for (const [name, schema] of Object.entries((query?.properties ?? {}) as Record<string, object>)) {
-    parameters.push({ name, in: 'query', required: (query?.required ?? []).includes(name), schema });
-  }
+const HEADERS: Record<ReplyHeader, z.ZodType> = {
+  'X-Total-Count': z.string().regex(/^\d+$/).meta({ description: 'Rows in the whole list.' }),
+  Link: z.string().optional().meta({ description: 'While rows remain: `<same call for the next page>; rel="next"` (RFC 8288).' }),
+  'Content-Disposition': z.string().optional().meta({ description: 'A download: the file name to save it under.' }),
+};
+
+/** The example of a JSON answer: the reply's own, else its schema's (a list: of one row). */
+function exampleOf(reply: Reply): unknown {
+  if (reply.example !== undefined) return reply.example;
+  if (!reply.schema) return undefined;
+  const own = z.globalRegistry.get(reply.schema)?.example;
+  if (own !== undefined) return own;
+  if (reply.schema instanceof z.ZodArray) return [z.globalRegistry.get(reply.schema.element as z.ZodType)?.example].filter((e) => e !== undefined);
+  return undefined;
+}
+
+function content(reply: Reply) {
+  const example = exampleOf(reply);
+  return { [reply.type!]: { schema: reply.schema ?? z.string().meta({ format: 'binary' }), ...(example !== undefined ? { example } : {}) } };
+}
+
+function response(replies: Reply | readonly Reply[]) {
+  const all: readonly Reply[] = Array.isArray(replies) ? replies : [replies];
+  const headers = [...new Set(all.flatMap((reply) => reply.headers ?? []))];
+  const typed = all.filter((reply) => reply.type);
   return {
-    summary: doc?.summary ?? 'Not described yet.',
-    ...(doc?.open ? { security: [] } : {}),
-    ...(parameters.length ? { parameters } : {}),
-    ...(doc?.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.body) } } } } : {}),
-    responses: { '200': { description: 'Done' }, '4XX': ERROR },
+    description: all.map((reply) => reply.description).join(' Or: '),
+    ...(headers.length ? { headers: z.object(Object.fromEntries(headers.map((name) => [name, HEADERS[name]]))) } : {}),
+    ...(typed.length ? { content: Object.assign({}, ...typed.map(content)) } : {}),
   };
 }
 
-export function openApiDocument(routes: MountedRoute[], info: { title: string; version: string }) {
-  const paths: Record<string, Record<string, object>> = {};
-  for (const route of routes) {
-    const path = route.path.replace(/:(\w+)/g, '{$1}');
-    paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = operation(route);
+const operationId = (doc: RouteDoc) =>
+  doc.method +
+  doc.path
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word[0].toUpperCase() + word.slice(1))
+    .join('');
+
+function operation(doc: RouteDoc): ZodOpenApiOperationObject {
+  const responses: ZodOpenApiResponsesObject = {};
+  for (const [status, reply] of Object.entries(doc.responses)) responses[status as `${1 | 2 | 3 | 4 | 5}${string}`] = response(reply!);
+  for (const status of errorsOf(doc)) {
+    responses[`${status}`] = { description: ERROR_MEANING[status], content: { 'application/json': { schema: ErrorBody } } };
   }
+  const group = doc.path.split('/').find((part) => part && !part.startsWith(':') && part !== 'api') ?? 'root';
   return {
+    operationId: operationId(doc),
+    summary: doc.summary,
+    tags: [TAG_OF[group] ?? 'Service'],
+    ...(doc.open ? { security: [] } : {}),
+    ...(doc.params || doc.query ? { requestParams: { ...(doc.params ? { path: doc.params } : {}), ...(doc.query ? { query: doc.query } : {}) } } : {}),
+    ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: doc.body } } } } : {}),
+    responses,
+  };
+}
+
+/** The first path segment of a call names its tag. */
+const TAG_OF: Record<string, string> = {
+  login: 'Accounts',
+  'verify-otp': 'Accounts',
+  'resend-code': 'Accounts',
+  me: 'Accounts',
+  logout: 'Accounts',
+  'check-user': 'Accounts',
+  'verify-otp-password': 'Accounts',
+  'change-password': 'Accounts',
+  clients: 'Accounts',
+  clientverify: 'Accounts',
+  clientview: 'Accounts',
+  requests: 'Requests',
+  request: 'Requests',
+  createresult: 'Requests',
+  results: 'Results',
+  getResult: 'Results',
+  microbioTestResults: 'Results',
+  chemElisaTestResults: 'Results',
+  chemMicrobialTestResults: 'Results',
+  molBioTestResults: 'Results',
+  chemTestElisaResults: 'Results',
+  reports: 'Reports',
+  certificates: 'Certificates',
+  verify: 'Certificates',
+  audit: 'Audit',
+};
+
+const TAGS = [
+  { name: 'Accounts', description: 'Login with an e-mailed code, registration, password reset, profiles (SPEC section 7, Accounts).' },
+  { name: 'Requests', description: 'Testing requests: submission, the desk, work queues, traceability (SPEC section 7, Requests).' },
+  { name: 'Results', description: 'Results per discipline group and per request (SPEC section 7, Results by tester).' },
+  { name: 'Reports', description: 'Monthly positive/negative counts (SPEC section 7, Reports).' },
+  { name: 'Certificates', description: 'Certificates of analysis: download, amendments, withdrawals, public verification.' },
+  { name: 'Audit', description: 'The append-only audit trail.' },
+  { name: 'Service', description: 'Probes and this reference.' },
+];
+
+export interface DocumentInfo {
+  title: string;
+  version: string;
+  /** Where the API is served (the configured public address), else relative to the document. */
+  serverUrl?: string;
+}
+
+/** The OpenAPI document of `routers`' calls; a mounted call without a declaration is a bug, thrown. */
+export function openApiDocument(routers: AppRouter[], info: DocumentInfo): ReturnType<typeof createDocument> {
+  const docs = new Map(routers.flatMap((router) => routeDocs(router)).map((doc) => [`${doc.method.toUpperCase()} ${doc.path}`, doc]));
+  const paths: ZodOpenApiPathsObject = {};
+  for (const mounted of mountedRoutes(routers)) {
+    const doc = docs.get(`${mounted.method} ${mounted.path}`);
+    if (!doc) throw new Error(`${mounted.method} ${mounted.path} is mounted without route(): it has no declaration for the API reference.`);
+    const declared = Object.keys(doc.params?.shape ?? {}).sort();
+    if (declared.join() !== [...mounted.params].sort().join()) throw new Error(`${mounted.method} ${mounted.path}: params declares ${declared.join(', ') || 'none'}.`);
+    const path = mounted.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] = { ...paths[path], [doc.method]: operation(doc) };
+  }
+  const document = createDocument({
     openapi: '3.1.0',
-    info: { ...info, description: 'The REST API of the laboratory portal (SPEC section 7 and DESIGN.md section 6). Errors are JSON {"message"}.' },
-    components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'lab_session' } } },
+    info: {
+      title: info.title,
+      version: info.version,
+      description: 'The REST API of the laboratory portal (SPEC section 7 and DESIGN.md section 6). Errors are JSON {"message"}.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: info.serverUrl ?? '/', description: 'This portal' }],
+    tags: TAGS,
+    components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'lab_session', description: 'The session cookie that POST /verify-otp sets.' } } },
     security: [{ session: [] }],
     paths,
-  };
+  }, {
+    // An id is read from digits or a number (a preprocess, which JSON Schema cannot say): on the wire it is a whole number.
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema === IdSchema) Object.assign(jsonSchema, { type: 'integer', minimum: 1, maximum: MAX_ID });
+    },
+  });
+  // A path parameter is always required (OpenAPI 3.1 section 4.8.12.1); zod-openapi leaves out `required` for preprocessed ones.
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const op of Object.values(item as Record<string, { parameters?: { in: string; required?: boolean }[] }>)) {
+      for (const parameter of op.parameters ?? []) if (parameter.in === 'path') parameter.required = true;
+    }
+  }
+  return document;
 }
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** One section per call: method, path, who may call it, parameters and body schema. */
+interface RenderedOperation {
+  summary: string;
+  security?: unknown[];
+  parameters?: { name: string; in: string; required?: boolean }[];
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema?: unknown }> }>;
+}
+
+const details = (title: string, value: unknown) => `<details><summary>${escapeHtml(title)}</summary><pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre></details>`;
+
+/** One section per call: method, path, who may call it, parameters, body and answers. */
 function referencePage(doc: ReturnType<typeof openApiDocument>): string {
-  const sections = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => {
-      const o = op as ReturnType<typeof operation>;
-      const params = (o.parameters ?? []) as { name: string; in: string; required: boolean }[];
+  const sections = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) =>
+    Object.entries(methods as Record<string, RenderedOperation>).map(([method, o]) => {
+      const params = o.parameters ?? [];
+      const answers = Object.entries(o.responses).map(([status, r]) => `<li><code>${status}</code> ${escapeHtml(r.description)} <small>${Object.keys(r.content ?? {}).join(', ')}</small></li>`);
+      const success = Object.entries(o.responses).find(([status]) => status.startsWith('2'))?.[1].content;
       return [
         `<section><h2><code>${method.toUpperCase()} ${escapeHtml(path)}</code></h2>`,
-        `<p>${escapeHtml(o.summary)}${'security' in o ? ' Open to anyone.' : ' Needs a session.'}</p>`,
+        `<p>${escapeHtml(o.summary)}${o.security ? ' Open to anyone.' : ' Needs a session.'}</p>`,
         params.length ? `<p>Parameters: ${params.map((p) => `<code>${escapeHtml(p.name)}</code> (${p.in}${p.required ? ', required' : ''})`).join(', ')}</p>` : '',
-        o.requestBody ? `<details><summary>JSON body</summary><pre>${escapeHtml(JSON.stringify(o.requestBody.content['application/json'].schema, null, 2))}</pre></details>` : '',
+        o.requestBody ? details('JSON body', o.requestBody.content['application/json'].schema) : '',
+        `<ul>${answers.join('')}</ul>`,
+        success?.['application/json'] ? details('Answer', success['application/json'].schema) : '',
         '</section>',
       ].join('\n');
     }),
   );
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(doc.info.title)}</title></head><body><main><h1>${escapeHtml(doc.info.title)}</h1><p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${doc.openapi}).</p>\n${sections.join('\n')}</main></body></html>`;
+  const schemas = doc.components?.schemas ? details('Shared schemas', doc.components.schemas) : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(doc.info.title)}</title></head><body><main><h1>${escapeHtml(doc.info.title)}</h1><p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${doc.openapi}).</p>\n${sections.join('\n')}\n${schemas}</main></body></html>`;
 }
 
-/** Serves the reference of `routers` and of itself. */
-export function openApiRouter(routers: AppRouter[], labName: string): AppRouter {
+/** Serves the reference of `routers` and of itself, built once on first use. */
+export function openApiRouter(routers: AppRouter[], info: Omit<DocumentInfo, 'version'>): AppRouter {
   const router = new Router<AppState>();
-  const document = () => openApiDocument(mountedRoutes([...routers, router]), { title: `${labName} laboratory portal API`, version: '1' });
-  router.get('/openapi.json', (ctx) => {
-    ctx.body = document();
-  });
-  router.get('/api-docs', (ctx) => {
-    ctx.type = 'html';
-    ctx.body = referencePage(document());
-  });
+  let built: { document: ReturnType<typeof openApiDocument>; page: string } | undefined;
+  const reference = () => {
+    if (!built) {
+      const document = openApiDocument([...routers, router], { ...info, version: '1' });
+      built = { document, page: referencePage(document) };
+    }
+    return built;
+  };
+  const OpenApiDocument = z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({ title: z.string() }), paths: z.record(z.string(), z.unknown()) });
+  route(
+    router,
+    { method: 'get', path: '/openapi.json', open: true, summary: 'This document.', responses: { 200: json('The OpenAPI 3.1 document.', OpenApiDocument, { example: { openapi: '3.1.0', info: { title: 'API' }, paths: {} } }) } },
+    (ctx) => {
+      ctx.body = reference().document;
+    },
+  );
+  route(
+    router,
+    {
+      method: 'get',
+      path: '/api-docs',
+      open: true,
+      summary: 'This document as a readable page.',
+      responses: { 200: { description: 'The reference page (HTML without scripts).', type: 'text/html', schema: z.string(), example: '<!doctype html>...' } },
+    },
+    (ctx) => {
+      ctx.type = 'html';
+      ctx.body = reference().page;
+    },
+  );
   return router;
 }

@@ -1,4 +1,6 @@
-// A small HTTP client that keeps cookies like a browser, for API tests.
+// A small HTTP client that keeps cookies like a browser, for API tests. Every answer it receives is
+// checked against the OpenAPI document (contract.ts): one the document does not describe fails the test.
+import { contractBreach } from './contract.js';
 
 export interface HttpResponse<T = unknown> {
   status: number;
@@ -50,6 +52,8 @@ export class HttpClient {
     const text = bytes.toString('utf8');
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);
+    const breach = contractBreach(method, path, res.status, res.headers.get('content-type'), text);
+    if (breach) throw new Error(`Contract: ${breach}`);
     return { status: res.status, headers: res.headers, body: parsed as T, text, bytes };
   }
 

@@ -12,6 +12,7 @@ import { parseInput } from '../../validation.js';
 import type { AppContext, AppDeps, AppState } from '../context.js';
 import { authorize, requireUser } from '../guards.js';
 import { RequestIdParams } from '../requests/client.js';
+import { json, pdf, route, type RouteDoc } from '../route.js';
 
 const CertificateQuery = z.object({
   version: z.coerce.number('must be a report version').int('must be a whole number').min(1, 'must be 1 or more').max(10_000, 'is too large').optional(),
@@ -20,6 +21,89 @@ const CertificateQuery = z.object({
 const TokenParams = z.object({ token: z.string().max(200) });
 const ReportParams = z.object({ reportNumber: ReportNumberParam });
 
+const REPORT_SUMMARY = {
+  reportNumber: '2026-0007-R1',
+  version: 1,
+  issuedAt: '2026-03-10T09:00:00.000Z',
+  signerName: 'Ana Reyes',
+  signatureMeaning: 'Released',
+  replaces: null,
+  amendmentReason: null,
+  withdrawal: null,
+  status: 'valid',
+};
+const ReportStatus = z.enum(['valid', 'amended', 'withdrawn']);
+const ReportSummaryBody = z
+  .object({
+    reportNumber: z.string(),
+    version: z.number().int(),
+    issuedAt: z.string(),
+    signerName: z.string(),
+    signatureMeaning: z.string(),
+    replaces: z.string().nullable(),
+    amendmentReason: z.string().nullable(),
+    withdrawal: z.object({ at: z.string(), signerName: z.string(), reason: z.string() }).nullable(),
+    status: ReportStatus,
+  })
+  .meta({ example: REPORT_SUMMARY });
+const AmendedBody = z
+  .object({ requestId: z.number().int(), reportNumber: z.string(), replaces: z.string() })
+  .meta({ example: { requestId: 7, reportNumber: '2026-0007-R2', replaces: '2026-0007-R1' } });
+const WithdrawnBody = z
+  .object({ reportNumber: z.string(), controlNumber: z.string(), withdrawnAt: z.string(), status: z.literal('withdrawn') })
+  .meta({ example: { reportNumber: '2026-0007-R1', controlNumber: '2026-0007', withdrawnAt: '2026-03-12T09:00:00.000Z', status: 'withdrawn' } });
+const VerificationBody = z
+  .object({ reportNumber: z.string(), controlNumber: z.string(), issueDate: z.string(), status: ReportStatus })
+  .meta({ example: { reportNumber: '2026-0007-R1', controlNumber: '2026-0007', issueDate: '2026-03-10', status: 'valid' } });
+
+const CERTIFICATE: RouteDoc = {
+  method: 'get',
+  path: '/requests/:requestId/certificate.pdf',
+  summary: 'The certificate of analysis (PDF) of a released request: its latest report, or ?version=n.',
+  params: RequestIdParams,
+  query: CertificateQuery,
+  responses: { 200: pdf('The certificate.') },
+  errors: [403, 404, 409],
+};
+const REPORTS: RouteDoc = {
+  method: 'get',
+  path: '/requests/:requestId/reports',
+  summary: 'Every report issued for a released request (the release and each amendment).',
+  params: RequestIdParams,
+  responses: { 200: json('The reports, first issued first.', z.array(ReportSummaryBody)) },
+  errors: [403, 404, 409],
+};
+const AMEND: RouteDoc = {
+  method: 'post',
+  path: '/requests/:requestId/amendments',
+  summary: "Amends a released request's results with a reason and the staff member's signature; issues the next report.",
+  params: RequestIdParams,
+  body: AmendmentInput,
+  responses: { 201: json('The report issued.', AmendedBody) },
+  errors: [403, 404, 409, 429],
+};
+const WITHDRAW: RouteDoc = {
+  method: 'post',
+  path: '/certificates/:reportNumber/withdraw',
+  summary: "Withdraws a released report (e.g. 2026-0012-R1) with a reason and the staff member's signature; it stays downloadable, marked withdrawn.",
+  params: ReportParams,
+  body: WithdrawalInput,
+  responses: { 200: json('Withdrawn.', WithdrawnBody) },
+  errors: [403, 404, 409, 429],
+};
+const VERIFY: RouteDoc = {
+  method: 'get',
+  path: '/verify/:token',
+  open: true,
+  summary: 'Public verification of a certificate (Accept: application/json): report id, control number, issue date and status only. A browser gets the portal page.',
+  params: TokenParams,
+  responses: {
+    200: [json('What the certificate says.', VerificationBody), { description: 'The portal page (a browser asking for HTML).', type: 'text/html', schema: z.string(), example: '<!doctype html>...' }],
+  },
+  // 503: the portal page is not built (a browser asking for HTML).
+  errors: [404, 429, 503],
+};
+
 export function certificatesRouter(deps: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
   const desk: DeskDeps = { db: deps.db, clock: deps.clock, labName: deps.config.labName, logger: deps.logger };
@@ -27,7 +111,7 @@ export function certificatesRouter(deps: AppDeps): Router<AppState> {
   // Where the QR code points: the configured public address, else the address the caller used.
   const baseUrl = (ctx: AppContext) => deps.config.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
 
-  router.get('/requests/:requestId/certificate.pdf', async (ctx) => {
+  route(router, CERTIFICATE, async (ctx) => {
     const user = requireUser(ctx);
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     const { version } = parseInput(CertificateQuery, ctx.query);
@@ -38,13 +122,13 @@ export function certificatesRouter(deps: AppDeps): Router<AppState> {
     ctx.body = await renderCertificate(report, lab, verificationUrl(baseUrl(ctx), report.verificationToken));
   });
 
-  router.get('/requests/:requestId/reports', async (ctx) => {
+  route(router, REPORTS, async (ctx) => {
     const user = requireUser(ctx);
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     ctx.body = await listReports(deps, user, requestId);
   });
 
-  router.post('/requests/:requestId/amendments', async (ctx) => {
+  route(router, AMEND, async (ctx) => {
     const user = authorize(ctx, 'certificate:amend');
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     const input = parseInput(AmendmentInput, ctx.request.body ?? {});
@@ -52,7 +136,7 @@ export function certificatesRouter(deps: AppDeps): Router<AppState> {
     ctx.body = { requestId, ...(await amendResults(desk, user, requestId, input, { ip: ctx.ip })) };
   });
 
-  router.post('/certificates/:reportNumber/withdraw', async (ctx) => {
+  route(router, WITHDRAW, async (ctx) => {
     const user = authorize(ctx, 'certificate:withdraw');
     const { reportNumber } = parseInput(ReportParams, ctx.params);
     const input = parseInput(WithdrawalInput, ctx.request.body ?? {});
@@ -61,7 +145,7 @@ export function certificatesRouter(deps: AppDeps): Router<AppState> {
 
   // Public. A browser opening the QR code's address wants the portal's page (served by the SPA
   // middleware after the routers); the page and scripts ask for JSON.
-  router.get('/verify/:token', async (ctx, next) => {
+  route(router, VERIFY, async (ctx, next) => {
     if (ctx.accepts('json', 'html') === 'html') return next();
     const { token } = parseInput(TokenParams, ctx.params);
     ctx.set('Cache-Control', 'no-store');

@@ -7,8 +7,9 @@ import { groupOfReportPath, REPORT_PATHS, REPORT_YEAR_MAX, REPORT_YEAR_MIN } fro
 import { monthlyReport, reportYears } from '../../services/reports.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppState } from '../context.js';
-import { authorize, requireUser, signedInOnly } from '../guards.js';
+import { authorize, requireUser } from '../guards.js';
 import { cachedRead } from '../middleware/cachedRead.js';
+import { json, route, type RouteDoc } from '../route.js';
 
 export const ReportQuery = z.object({
   year: z.coerce
@@ -19,26 +20,45 @@ export const ReportQuery = z.object({
     .optional(),
 });
 
+const REPORT_NAMES = GROUPS.map((g) => REPORT_PATHS[g]) as [string, ...string[]];
 const ReportParams = z.object({
-  report: z.string().transform((path, ctx) => {
-    const group = groupOfReportPath(path);
-    if (!group) ctx.addIssue({ code: 'custom', message: `use one of ${GROUPS.map((g) => REPORT_PATHS[g]).join(', ')}` });
-    return group!;
-  }),
+  report: z.enum(REPORT_NAMES, `use one of ${REPORT_NAMES.join(', ')}`).transform((path) => groupOfReportPath(path)!),
 });
+
+const MonthlyReportBody = z
+  .record(z.string(), z.record(z.string(), z.object({ positive: z.number().int(), negative: z.number().int() })))
+  .meta({
+    description: 'Per test `{reportName}PosNegCountsByMonthAndYear`, per month (YYYY-MM) of the year, the positive and negative counts.',
+    example: { salmonellaPosNegCountsByMonthAndYear: { '2026-01': { positive: 0, negative: 3 } } },
+  });
+
+const YEARS: RouteDoc = {
+  method: 'get',
+  path: '/api/reports/years',
+  summary: 'The years, most recent first, in which the reports the caller reads have data (the year picker of the database screens).',
+  responses: { 200: json('The years.', z.array(z.number().int()), { example: [2026, 2025] }) },
+  errors: [403],
+};
+const MONTHLY: RouteDoc = {
+  method: 'get',
+  path: '/api/reports/:report',
+  summary: 'A monthly report of one discipline group for a year (SPEC section 7, Reports).',
+  params: ReportParams,
+  query: ReportQuery,
+  responses: { 200: json('The counts.', MonthlyReportBody) },
+  errors: [403],
+};
 
 export function reportsRouter(deps: AppDeps): Router<AppState> {
   const cached = cachedRead(deps);
   const router = new Router<AppState>();
-  // No report is public.
-  router.use(signedInOnly);
 
   // Before :report, which would take 'years' for a report's name.
-  router.get('/api/reports/years', cached, async (ctx) => {
+  route(router, YEARS, cached, async (ctx) => {
     ctx.body = await reportYears(deps.db, requireUser(ctx));
   });
 
-  router.get('/api/reports/:report', cached, async (ctx) => {
+  route(router, MONTHLY, cached, async (ctx) => {
     const { report: group } = parseInput(ReportParams, ctx.params);
     authorize(ctx, 'reports:read', { group });
     const { year = deps.clock.now().getUTCFullYear() } = parseInput(ReportQuery, ctx.query);

@@ -10,6 +10,8 @@ import { submitRequest } from '../../services/requests/submit.js';
 import type { AppContext, AppDeps, AppRouter } from '../context.js';
 import { authorize, requireUser } from '../guards.js';
 import { cachedRead } from '../middleware/cachedRead.js';
+import { json, route, type RouteDoc } from '../route.js';
+import { ClientRequestRowBody, RequestDetailBody, RequestWithSamplesBody } from './bodies.js';
 
 export const UserIdParams = z.object({ userId: IdSchema });
 export const RequestIdParams = z.object({ requestId: IdSchema });
@@ -19,9 +21,44 @@ export async function authorizeRequestRead(ctx: AppContext, deps: AppDeps, reque
   await assertRequestReadable(deps.db, requireUser(ctx), requestId);
 }
 
+const SUBMIT: RouteDoc = {
+  method: 'post',
+  path: '/requests/submitrequest/:userId',
+  summary: 'Submits a testing request (the client itself).',
+  params: UserIdParams,
+  body: SubmitRequestPayload,
+  responses: { 201: json('The request as stored, PENDING_REVIEW.', RequestWithSamplesBody) },
+  errors: [403],
+};
+const CLIENT_REQUESTS: RouteDoc = {
+  method: 'get',
+  path: '/requests/clientrequest/:userId',
+  summary: "A client's requests (the client itself and the desk).",
+  params: UserIdParams,
+  responses: { 200: json('The requests.', z.array(ClientRequestRowBody)) },
+  errors: [403],
+};
+const SampleListBody = z.array(z.object({ sampleId: z.number().int(), sampleTypeDescription: z.string() }));
+const SAMPLES: RouteDoc = {
+  method: 'get',
+  path: '/request/:requestId',
+  summary: 'The samples of one request (owning client and the desk).',
+  params: RequestIdParams,
+  responses: { 200: json('The samples in row order.', SampleListBody, { example: [{ sampleId: 31, sampleTypeDescription: 'Pork loin, chilled' }] }) },
+  errors: [403, 404],
+};
+const DETAIL: RouteDoc = {
+  method: 'get',
+  path: '/requests/detail/:requestId',
+  summary: 'One request with samples and, once rejected, the reason given (owning client and the desk).',
+  params: RequestIdParams,
+  responses: { 200: json('The request.', RequestDetailBody) },
+  errors: [403, 404],
+};
+
 export function clientRoutes(router: AppRouter, deps: AppDeps): void {
   const cached = cachedRead(deps);
-  router.post('/requests/submitrequest/:userId', async (ctx) => {
+  route(router, SUBMIT, async (ctx) => {
     const { userId } = parseInput(UserIdParams, ctx.params);
     const user = authorize(ctx, 'request:submit', { clientUserId: userId });
     const input = parseInput(SubmitRequestPayload, ctx.request.body);
@@ -29,20 +66,20 @@ export function clientRoutes(router: AppRouter, deps: AppDeps): void {
     ctx.body = await submitRequest(deps, user.id, input, { ip: ctx.ip });
   });
 
-  router.get('/requests/clientrequest/:userId', cached, async (ctx) => {
+  route(router, CLIENT_REQUESTS, cached, async (ctx) => {
     const { userId } = parseInput(UserIdParams, ctx.params);
     authorize(ctx, 'request:read', { clientUserId: userId });
     ctx.body = await listClientRequests(deps.db, userId);
   });
 
-  router.get('/request/:requestId', async (ctx) => {
+  route(router, SAMPLES, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     await authorizeRequestRead(ctx, deps, requestId);
     const samples = (await samplesOf(deps.db, [requestId])).get(requestId) ?? [];
     ctx.body = samples.map((s) => ({ sampleId: s.sampleId, sampleTypeDescription: s.sampleTypeDescription }));
   });
 
-  router.get('/requests/detail/:requestId', async (ctx) => {
+  route(router, DETAIL, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     await authorizeRequestRead(ctx, deps, requestId);
     ctx.body = (await readRequestDetail(deps.db, requestId))!;

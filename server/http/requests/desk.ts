@@ -21,6 +21,19 @@ import { authorize, requireUser } from '../guards.js';
 import { answerPage, pageAsked } from '../paging.js';
 import { authorizeRequestRead, RequestIdParams } from './client.js';
 import { cachedRead } from '../middleware/cachedRead.js';
+import { PageQuery, PagedQuery } from '../../domain/paging.js';
+import { json, route, text, type Reply, type RouteDoc } from '../route.js';
+import {
+  ApprovedBody,
+  ForReleaseRowBody,
+  RejectedBody,
+  ReleasedBody,
+  ReleasedRowBody,
+  RequestDetailBody,
+  RequestMessageBody,
+  RequestViewBody,
+  ResultRecordBody,
+} from './bodies.js';
 
 /** Release is a signature (DESIGN.md section 10): the releasing staff member's password. */
 const ReleaseInput = z.object({ password: SignaturePassword });
@@ -44,15 +57,111 @@ const CreateResultInput = z.object({
   molBioTestResults: z.array(z.unknown()).max(0, 'must be empty').optional(),
 });
 
+const page = (description: string, row: z.ZodType): Reply => json(description, z.array(row), { headers: ['X-Total-Count', 'Link'] });
+const byId = { params: RequestIdParams };
+
+const PENDING: RouteDoc = { method: 'get', path: '/requests/pending', summary: 'Requests pending review (desk).', responses: { 200: json('The requests, oldest first.', z.array(RequestViewBody)) }, errors: [403] };
+const PENDING_ONE: RouteDoc = {
+  method: 'get',
+  path: '/requests/pendingrequest/:requestId',
+  summary: 'One request pending review with its samples (desk).',
+  ...byId,
+  responses: { 200: json('The request.', RequestDetailBody) },
+  errors: [403, 404],
+};
+const APPROVE: RouteDoc = {
+  method: 'put',
+  path: '/requests/approve/:requestId',
+  summary: 'Approves: next control number, analyses planned, client e-mailed (desk).',
+  ...byId,
+  responses: { 200: json('Approved.', ApprovedBody) },
+  errors: [403, 404, 409],
+};
+const REJECT: RouteDoc = {
+  method: 'put',
+  path: '/requests/reject/:requestId',
+  summary: 'Rejects a request pending review or for release, with an optional reason; client e-mailed (desk).',
+  ...byId,
+  body: RejectInput,
+  responses: { 200: json('Rejected.', RejectedBody) },
+  errors: [403, 404, 409],
+};
+const RELEASE: RouteDoc = {
+  method: 'put',
+  path: '/requests/approveRelease/:requestId',
+  summary: "Releases the results, signed with the staff member's password; issues the certificate and e-mails the client (desk).",
+  ...byId,
+  body: ReleaseInput,
+  responses: { 200: json('Released; the report issued.', ReleasedBody) },
+  errors: [403, 404, 409, 429],
+};
+const CREATE_RESULT: RouteDoc = {
+  method: 'post',
+  path: '/createresult/:requestId',
+  summary: 'Compatibility call of SPEC section 7; approval already created the result rows (desk).',
+  ...byId,
+  body: CreateResultInput,
+  responses: { 200: json('The result record exists.', ResultRecordBody) },
+  errors: [403, 404, 409],
+};
+const CONTROL_NUMBER: RouteDoc = {
+  method: 'get',
+  path: '/requests/ctrlnumber/:requestId',
+  summary: 'The control number of a request as text (desk).',
+  ...byId,
+  responses: { 200: text('The control number.', '2026-0007') },
+  errors: [403, 404, 409],
+};
+const LAST_APPROVED: RouteDoc = {
+  method: 'get',
+  path: '/requests/last-approved',
+  summary: 'The last control number given (desk).',
+  responses: { 200: text('The control number.', '2026-0007') },
+  errors: [403, 404],
+};
+const FOR_RELEASE: RouteDoc = {
+  method: 'get',
+  path: '/requests/for-release',
+  summary: 'Requests whose results are complete (desk; testers for their discipline): the whole list unless limit/offset ask for a page.',
+  query: PageQuery,
+  responses: { 200: page('The rows.', ForReleaseRowBody) },
+  errors: [403],
+};
+const RELEASED_LIST: RouteDoc = {
+  method: 'get',
+  path: '/requests/released',
+  summary: 'Released requests, newest release first, a page at a time (desk; testers for their discipline).',
+  query: PagedQuery,
+  responses: { 200: page('The rows.', ReleasedRowBody) },
+  errors: [403],
+};
+const MESSAGES: RouteDoc = {
+  method: 'get',
+  path: '/requests/messages/:requestId',
+  summary: 'The additional-information exchange about a request (desk and owning client).',
+  ...byId,
+  responses: { 200: json('The messages, oldest first.', z.array(RequestMessageBody)) },
+  errors: [403, 404],
+};
+const POST_MESSAGE: RouteDoc = {
+  method: 'post',
+  path: '/requests/messages/:requestId',
+  summary: 'Asks (desk) or answers (owning client) for additional information.',
+  ...byId,
+  body: MessageInput,
+  responses: { 201: json('The message as stored.', RequestMessageBody) },
+  errors: [403, 404, 409],
+};
+
 export function deskRoutes(router: AppRouter, deps: AppDeps): void {
   const desk: DeskDeps = { db: deps.db, clock: deps.clock, labName: deps.config.labName, logger: deps.logger };
 
-  router.get('/requests/pending', cachedRead(deps, requestsIn(['PENDING_REVIEW'])), async (ctx) => {
+  route(router, PENDING, cachedRead(deps, requestsIn(['PENDING_REVIEW'])), async (ctx) => {
     authorize(ctx, 'request:review');
     ctx.body = await listDeskRequests(deps.db, { status: 'PENDING_REVIEW' });
   });
 
-  router.get('/requests/pendingrequest/:requestId', async (ctx) => {
+  route(router, PENDING_ONE, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     authorize(ctx, 'request:review');
     const detail = await readRequestDetail(deps.db, requestId);
@@ -60,21 +169,21 @@ export function deskRoutes(router: AppRouter, deps: AppDeps): void {
     ctx.body = detail;
   });
 
-  router.put('/requests/approve/:requestId', async (ctx) => {
+  route(router, APPROVE, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     const user = authorize(ctx, 'request:approve');
     const { controlNumber } = await approveRequest(desk, user, requestId, { ip: ctx.ip });
     ctx.body = { requestId, requestStatus: 'FOR_TESTING', controlNumber };
   });
 
-  router.put('/requests/reject/:requestId', async (ctx) => {
+  route(router, REJECT, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     const user = authorize(ctx, 'request:reject');
     const { reason } = parseInput(RejectInput, ctx.request.body ?? {});
     ctx.body = { requestId, ...(await rejectRequest(desk, user, requestId, { ip: ctx.ip }, reason || null)) };
   });
 
-  router.put('/requests/approveRelease/:requestId', async (ctx) => {
+  route(router, RELEASE, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     const user = authorize(ctx, 'request:release');
     const { password } = parseInput(ReleaseInput, ctx.request.body ?? {});
@@ -82,7 +191,7 @@ export function deskRoutes(router: AppRouter, deps: AppDeps): void {
   });
 
   // Kept for the spec's call sequence: approval itself created the result rows, so this only confirms.
-  router.post('/createresult/:requestId', async (ctx) => {
+  route(router, CREATE_RESULT, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     authorize(ctx, 'request:approve');
     parseInput(CreateResultInput, ctx.request.body ?? {});
@@ -91,40 +200,40 @@ export function deskRoutes(router: AppRouter, deps: AppDeps): void {
     ctx.body = { requestId, controlNumber: head.controlNumber, message: 'The result record of this request exists.' };
   });
 
-  router.get('/requests/ctrlnumber/:requestId', async (ctx) => {
+  route(router, CONTROL_NUMBER, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     authorize(ctx, 'request:review');
     ctx.type = 'text/plain';
     ctx.body = await controlNumberOf(deps.db, requestId);
   });
 
-  router.get('/requests/last-approved', async (ctx) => {
+  route(router, LAST_APPROVED, async (ctx) => {
     const user = authorize(ctx, 'request:approve');
     ctx.type = 'text/plain';
     ctx.body = await lastApprovedControlNumber(deps.db, user.id);
   });
 
   // A work queue: the whole list unless a script asks for a page. Results are read per request (getResult).
-  router.get('/requests/for-release', cachedRead(deps, requestsIn(['FOR_RELEASE'])), async (ctx) => {
+  route(router, FOR_RELEASE, cachedRead(deps, requestsIn(['FOR_RELEASE'])), async (ctx) => {
     const groups = visibleGroups(authorize(ctx, 'request:list-for-release'));
     const asked = pageAsked(ctx, { paged: false });
     answerPage(ctx, asked, await listForRelease(deps.db, { groups, ...asked }));
   });
 
   // The laboratory's whole history: always paged.
-  router.get('/requests/released', cachedRead(deps, requestsIn(['RELEASED'])), async (ctx) => {
+  route(router, RELEASED_LIST, cachedRead(deps, requestsIn(['RELEASED'])), async (ctx) => {
     const groups = visibleGroups(authorize(ctx, 'request:list-for-release'));
     const asked = pageAsked(ctx, { paged: true });
     answerPage(ctx, asked, await listReleased(deps.db, { groups, ...asked }));
   });
 
-  router.get('/requests/messages/:requestId', async (ctx) => {
+  route(router, MESSAGES, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     await authorizeRequestRead(ctx, deps, requestId);
     ctx.body = await listRequestMessages(deps.db, requireUser(ctx), requestId);
   });
 
-  router.post('/requests/messages/:requestId', async (ctx) => {
+  route(router, POST_MESSAGE, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     await authorizeRequestRead(ctx, deps, requestId);
     const { body } = parseInput(MessageInput, ctx.request.body ?? {});

@@ -28,6 +28,8 @@ import { linkNextAfter } from '../paging.js';
 import { decodeCursor, encodeCursor } from '../queueCursor.js';
 import { cachedRead } from '../middleware/cachedRead.js';
 import { ANY_DATA, requestsIn } from '../../services/readCache.js';
+import { csv, json, route, type Reply, type RouteDoc } from '../route.js';
+import { QueueRowBody, StatusCountsBody } from './bodies.js';
 
 const SearchText = z.string('must be text').trim().max(100, 'use at most 100 characters').optional();
 
@@ -67,6 +69,35 @@ const ClientParams = z.object({ userId: IdSchema });
 
 type Parsed = z.output<typeof QueueQuery>;
 
+const QUEUE_PAGE: Reply[] = [json('A page of rows; Link rel="next" while rows remain.', z.array(QueueRowBody), { headers: ['Link'] }), csv('format=csv: the whole filtered list.')];
+const CLIENT_COUNTS: RouteDoc = {
+  method: 'get',
+  path: '/requests/queue/client/:userId/counts',
+  summary: "How many of a client's requests are in each status (of those a search finds, with q).",
+  params: ClientParams,
+  query: CountsQuery,
+  responses: { 200: json('The count per status.', StatusCountsBody) },
+  errors: [403],
+};
+const CLIENT_QUEUE: RouteDoc = {
+  method: 'get',
+  path: '/requests/queue/client/:userId',
+  summary: "A client's own requests a keyset page at a time (Track My Request), with search, status filter and sorts.",
+  params: ClientParams,
+  query: QueueQuery,
+  responses: { 200: QUEUE_PAGE },
+  errors: [403],
+};
+const WORK_QUEUE: RouteDoc = {
+  method: 'get',
+  path: '/requests/queue/:name',
+  summary: 'A work queue (pending, for-release, for-testing) a keyset page at a time, with search, filters, sorts and CSV export.',
+  params: QueueParams,
+  query: QueueQuery,
+  responses: { 200: QUEUE_PAGE },
+  errors: [403],
+};
+
 /** The query checked, with the statuses `list` holds (400 for a status it never holds). */
 function queueInput(ctx: AppContext, list: QueueName | 'client'): { input: QueueInput; format: Parsed['format'] } {
   const { after, format, q, ...query } = parseInput(QueueQuery, ctx.query);
@@ -92,13 +123,13 @@ function answer(ctx: AppContext, list: string, input: QueueInput, format: Parsed
 
 export function queueRoutes(router: AppRouter, deps: AppDeps): void {
   const cached = cachedRead(deps);
-  router.get('/requests/queue/client/:userId/counts', cached, async (ctx) => {
+  route(router, CLIENT_COUNTS, cached, async (ctx) => {
     const { userId } = parseInput(ClientParams, ctx.params);
     const { q } = parseInput(CountsQuery, ctx.query);
     ctx.body = await clientStatusCounts(deps.db, requireUser(ctx), userId, q || undefined);
   });
 
-  router.get('/requests/queue/client/:userId', cached, async (ctx) => {
+  route(router, CLIENT_QUEUE, cached, async (ctx) => {
     const { userId } = parseInput(ClientParams, ctx.params);
     const { input, format } = queueInput(ctx, 'client');
     answer(ctx, 'requests', input, format, await listClientQueue(deps.db, requireUser(ctx), userId, input));
@@ -109,7 +140,7 @@ export function queueRoutes(router: AppRouter, deps: AppDeps): void {
     const name = params.name as QueueName;
     return QUEUES.includes(name) ? requestsIn(QUEUE_STATUSES[name]) : ANY_DATA;
   };
-  router.get('/requests/queue/:name', cachedRead(deps, queueKinds), async (ctx) => {
+  route(router, WORK_QUEUE, cachedRead(deps, queueKinds), async (ctx) => {
     const { name } = parseInput(QueueParams, ctx.params);
     const { input, format } = queueInput(ctx, name);
     answer(ctx, name, input, format, await listQueue(deps.db, requireUser(ctx), name, input));

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import type { AppDeps, AppState } from '../context.js';
-import { signedInOnly } from '../guards.js';
 import { clientRoutes } from './client.js';
 import { deskRoutes } from './desk.js';
 import { queueRoutes } from './queue.js';
@@ -8,8 +7,6 @@ import { traceabilityRoutes } from './traceability.js';
 
 export function requestsRouter(deps: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
-  // No request call is public.
-  router.use(signedInOnly);
   clientRoutes(router, deps);
   deskRoutes(router, deps);
   queueRoutes(router, deps);

@@ -17,6 +17,8 @@ import { decodeKeyset, encodeKeyset } from '../queueCursor.js';
 import { requestsIn } from '../../services/readCache.js';
 import { authorizeRequestRead, RequestIdParams } from './client.js';
 import { KeysetAfter, KeysetLimit } from './queue.js';
+import { json, pdf, route, type RouteDoc } from '../route.js';
+import { ReceiptAnswerBody, ReceiptBody, TimelineBody, TurnaroundBody } from './bodies.js';
 
 const URGENCY = 'urgency';
 
@@ -31,8 +33,50 @@ export const TurnaroundQuery = z.strictObject({
   }),
 });
 
+const RECEIVE: RouteDoc = {
+  method: 'post',
+  path: '/requests/receive/:requestId',
+  summary: 'Records the reception of an approved request’s samples (desk).',
+  params: RequestIdParams,
+  body: ReceiptInput,
+  responses: { 201: json('The receipt.', ReceiptBody) },
+  errors: [403, 404, 409],
+};
+const RECEIPT: RouteDoc = {
+  method: 'get',
+  path: '/requests/receipt/:requestId',
+  summary: 'How the samples of a request arrived (the desk and the owning client).',
+  params: RequestIdParams,
+  responses: { 200: json('The receipt, null until received.', ReceiptAnswerBody) },
+  errors: [403, 404],
+};
+const LABELS: RouteDoc = {
+  method: 'get',
+  path: '/requests/labels/:requestId',
+  summary: 'The sample labels of an approved request as a PDF (desk).',
+  params: RequestIdParams,
+  responses: { 200: pdf('The labels.') },
+  errors: [403, 404, 409],
+};
+const TIMELINE: RouteDoc = {
+  method: 'get',
+  path: '/requests/timeline/:requestId',
+  summary: 'Every event of a request in order (the owning client without lab-only entries).',
+  params: RequestIdParams,
+  responses: { 200: json('The events.', TimelineBody) },
+  errors: [403, 404],
+};
+const TURNAROUND: RouteDoc = {
+  method: 'get',
+  path: '/requests/turnaround',
+  summary: 'The open requests per discipline, and a keyset page of them by age and due date, late ones first, with X-Total-Count and Link rel="next" (desk).',
+  query: TurnaroundQuery,
+  responses: { 200: json('The figures and a page of requests.', TurnaroundBody, { headers: ['X-Total-Count', 'Link'] }) },
+  errors: [403],
+};
+
 export function traceabilityRoutes(router: AppRouter, deps: AppDeps): void {
-  router.post('/requests/receive/:requestId', async (ctx) => {
+  route(router, RECEIVE, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     const user = authorize(ctx, 'request:receive');
     const input = parseInput(ReceiptInput, ctx.request.body ?? {});
@@ -40,13 +84,13 @@ export function traceabilityRoutes(router: AppRouter, deps: AppDeps): void {
     ctx.body = await recordReceipt(deps, user, requestId, input, { ip: ctx.ip });
   });
 
-  router.get('/requests/receipt/:requestId', async (ctx) => {
+  route(router, RECEIPT, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     await authorizeRequestRead(ctx, deps, requestId);
     ctx.body = { receipt: await findReceipt(deps.db, requestId) };
   });
 
-  router.get('/requests/labels/:requestId', async (ctx) => {
+  route(router, LABELS, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     authorize(ctx, 'request:receive');
     const { controlNumber, pdf } = await sampleLabels(deps.db, requestId, deps.config.labShortName);
@@ -55,14 +99,14 @@ export function traceabilityRoutes(router: AppRouter, deps: AppDeps): void {
     ctx.body = pdf;
   });
 
-  router.get('/requests/timeline/:requestId', async (ctx) => {
+  route(router, TIMELINE, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     await authorizeRequestRead(ctx, deps, requestId);
     ctx.body = await requestTimeline(deps.db, requireUser(ctx), requestId);
   });
 
   // Computed again only when an open request changed (the day is part of every cached answer's key).
-  router.get('/requests/turnaround', cachedRead(deps, requestsIn(OPEN_REQUEST_STATUSES)), async (ctx) => {
+  route(router, TURNAROUND, cachedRead(deps, requestsIn(OPEN_REQUEST_STATUSES)), async (ctx) => {
     const user = authorize(ctx, 'request:review');
     const page = parseInput(TurnaroundQuery, ctx.query);
     const { turnaround: body, total, next } = await turnaround(deps.db, user, deps.clock.now().toISOString().slice(0, 10), page);

@@ -7,6 +7,8 @@ import { assertEntersResults, saveRequestResults } from '../../services/results/
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppRouter } from '../context.js';
 import { requireUser } from '../guards.js';
+import { json, route, type RouteDoc } from '../route.js';
+import { SavedRequestBody } from './bodies.js';
 
 /** More than any request has (samples x analytes of one discipline). */
 const MAX_ENTRIES = 2000;
@@ -21,8 +23,18 @@ const Body = z.strictObject({
     .max(MAX_ENTRIES, `may hold at most ${MAX_ENTRIES} entries`),
 });
 
+const SAVE_REQUEST: RouteDoc = {
+  method: 'put',
+  path: '/results/request/:requestId',
+  summary: "A tester's whole Save of one request of its discipline, in one transaction (all or nothing).",
+  params: Params,
+  body: Body,
+  responses: { 200: json('What was saved.', SavedRequestBody) },
+  errors: [403, 404, 409],
+};
+
 export function batchResultRoutes(router: AppRouter, deps: AppDeps): void {
-  router.put('/results/request/:requestId', async (ctx) => {
+  route(router, SAVE_REQUEST, async (ctx) => {
     const user = requireUser(ctx);
     const { requestId } = parseInput(Params, ctx.params);
     assertEntersResults(user);

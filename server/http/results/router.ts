@@ -19,10 +19,14 @@ import { parseInput } from '../../validation.js';
 import type { AppDeps, AppState } from '../context.js';
 import { requestsIn } from '../../services/readCache.js';
 import { OPEN_STATUSES } from '../../domain/requestStatus.js';
-import { authorize, requireUser, signedInOnly } from '../guards.js';
+import { authorize, requireUser } from '../guards.js';
 import { answerPage, pageAsked } from '../paging.js';
 import { batchResultRoutes } from './batchRoute.js';
 import { cachedRead } from '../middleware/cachedRead.js';
+import { PageQuery } from '../../domain/paging.js';
+import { csv, json, route, type RouteDoc } from '../route.js';
+import { ForTestingRowBody } from '../requests/bodies.js';
+import { CombinedResultBody, WidePayload, WideResultBody } from './bodies.js';
 
 const SampleParams = z.object({ sampleId: IdSchema });
 const RequestParams = z.object({ requestId: IdSchema });
@@ -31,7 +35,7 @@ export const BatchQuery = z.object({
   ids: z.preprocess(
     (ids) => (typeof ids === 'string' ? ids.split(',').filter((part) => part.trim() !== '') : ids),
     z.array(IdSchema, 'ids is required (e.g. ids=1,2,3)').min(1, 'ids must name at least one request').max(MAX_BATCH, `ids may name at most ${MAX_BATCH} requests`),
-  ),
+  ).meta({ description: 'Request ids separated by commas: ids=1,2,3.', param: { required: true, style: 'form', explode: false } }),
 });
 
 export const TemplateQuery = z.object({
@@ -40,22 +44,69 @@ export const TemplateQuery = z.object({
   request: z.string().trim().min(1).max(40).optional(),
 });
 
+const FOR_TESTING: RouteDoc = {
+  method: 'get',
+  path: '/requests/for-testing',
+  summary: 'Requests being tested in the caller’s discipline (testers, desk): the whole list unless limit/offset ask for a page.',
+  query: PageQuery,
+  responses: { 200: json('The rows.', z.array(ForTestingRowBody), { headers: ['X-Total-Count', 'Link'] }) },
+  errors: [403],
+};
+const TEMPLATE: RouteDoc = {
+  method: 'get',
+  path: '/results/template',
+  summary: "The analyses of a discipline awaiting results (status outstanding, finished or all; one request with request=) as the results import CSV with empty values (staff, the discipline's testers).",
+  query: TemplateQuery,
+  responses: { 200: csv('The import layout.') },
+  errors: [403, 404],
+};
+const RESULTS_OF_MANY: RouteDoc = {
+  method: 'get',
+  path: '/getResult',
+  summary: 'The results of several requests at once (ids=1,2,3).',
+  query: BatchQuery,
+  responses: { 200: json('A combined result per request the caller may read.', z.array(CombinedResultBody)) },
+  errors: [403, 404],
+};
+const RESULTS_OF_ONE: RouteDoc = {
+  method: 'get',
+  path: '/getResult/:requestId',
+  summary: 'The results of one request (released ones for its client).',
+  params: RequestParams,
+  responses: { 200: json('The combined result (SPEC section 3).', CombinedResultBody) },
+  errors: [403, 404],
+};
+const groupRead = (path: string): RouteDoc => ({
+  method: 'get',
+  path,
+  summary: 'The results of one discipline group (testers: open requests of their discipline).',
+  responses: { 200: json('A wide result per sample.', z.array(WideResultBody)) },
+  errors: [403],
+});
+const groupWrite = (path: string): RouteDoc => ({
+  method: 'put',
+  path,
+  summary: 'Saves the results of one sample in a group (the wide shape of DESIGN.md section 6).',
+  params: SampleParams,
+  body: WidePayload,
+  responses: { 200: json("The sample's results as stored.", WideResultBody) },
+  errors: [403, 404, 409],
+});
+
 export function resultsRouter(deps: AppDeps): Router<AppState> {
   const cached = cachedRead(deps);
   const router = new Router<AppState>();
-  // No results call is public.
-  router.use(signedInOnly);
   batchResultRoutes(router, deps);
 
   // A work queue: the whole list unless a script asks for a page.
-  router.get('/requests/for-testing', cachedRead(deps, requestsIn(OPEN_STATUSES)), async (ctx) => {
+  route(router, FOR_TESTING, cachedRead(deps, requestsIn(OPEN_STATUSES)), async (ctx) => {
     const user = authorize(ctx, 'results:list-for-testing');
     const asked = pageAsked(ctx, { paged: false });
     answerPage(ctx, asked, await listForTesting(deps.db, { groups: visibleGroups(user), ...asked }));
   });
 
   // The import layout with the analyses still to enter: a download of the For Testing page.
-  router.get('/results/template', async (ctx) => {
+  route(router, TEMPLATE, async (ctx) => {
     // Who may read any For Testing list first (a client is refused whatever it asks), then the discipline.
     const user = authorize(ctx, 'results:list-for-testing');
     const { discipline, status, request } = parseInput(TemplateQuery, ctx.query);
@@ -66,12 +117,12 @@ export function resultsRouter(deps: AppDeps): Router<AppState> {
     ctx.body = Readable.from(templateCsv(deps.db, { discipline, state: status, requestId }));
   });
 
-  router.get('/getResult', async (ctx) => {
+  route(router, RESULTS_OF_MANY, async (ctx) => {
     const { ids } = parseInput(BatchQuery, ctx.query);
     ctx.body = await readRequestResults(deps.db, requireUser(ctx), [...new Set(ids)]);
   });
 
-  router.get('/getResult/:requestId', async (ctx) => {
+  route(router, RESULTS_OF_ONE, async (ctx) => {
     const { requestId } = parseInput(RequestParams, ctx.params);
     [ctx.body] = await readRequestResults(deps.db, requireUser(ctx), [requestId]);
   });
@@ -79,11 +130,11 @@ export function resultsRouter(deps: AppDeps): Router<AppState> {
   for (const group of GROUPS) {
     const wire = GROUP_WIRE[group];
 
-    router.get(wire.readPath, cached, async (ctx) => {
+    route(router, groupRead(wire.readPath), cached, async (ctx) => {
       ctx.body = await readGroupResults(deps.db, requireUser(ctx), group);
     });
 
-    router.put(`${wire.writePath}/:sampleId`, async (ctx) => {
+    route(router, groupWrite(`${wire.writePath}/:sampleId`), async (ctx) => {
       // Permission before the input: someone who may not write this group learns nothing from validation.
       const user = authorize(ctx, 'results:write', { group });
       const { sampleId } = parseInput(SampleParams, ctx.params);
