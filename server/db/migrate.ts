@@ -3,7 +3,9 @@ import { migrationSource } from './migrations/index.js';
 
 const options = { migrationSource };
 
+/** Applies pending migrations. With none pending it only reads, so the portal's own role (which may not write knex's tables) can run it. */
 export async function migrateLatest(db: Db): Promise<string[]> {
+  if ((await db.schema.hasTable('knex_migrations')) && !(await migrationStatus(db)).pending.length) return [];
   const [, applied] = await db.migrate.latest(options);
   return applied as string[];
 }
