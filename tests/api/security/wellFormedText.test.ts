@@ -110,7 +110,7 @@ describe(`well-formed text on every route (${databaseKind()})`, () => {
               : message.startsWith(kind === 'path' ? 'The path contains ' : `${field} contains an invalid character (`);
           if (res.status !== 400 || !named) failures.push(`${who} ${route.method} ${path} ${kind} ${JSON.stringify(text)}: ${res.status} ${message}`);
         }),
-        { numRuns: 12 },
+        { numRuns: 8 },
       );
     }
     expect(failures.slice(0, 10)).toEqual([]);
