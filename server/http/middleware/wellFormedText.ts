@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { textProblem } from '../../domain/wellFormedText.js';
+import { isWellFormedText, textProblem } from '../../domain/wellFormedText.js';
 import { badRequest } from '../../errors.js';
 
 /**
@@ -11,13 +11,12 @@ function firstProblem(value: unknown, name: string): string | undefined {
   const pending: Array<[unknown, string]> = [[value, name]];
   while (pending.length) {
     const [item, at] = pending.pop()!;
+    // One regular expression per string; the message is only written for the one refused.
     if (typeof item === 'string') {
-      const problem = textProblem(at || 'The request', item);
-      if (problem) return problem;
+      if (!isWellFormedText(item)) return textProblem(at || 'The request', item);
     } else if (item && typeof item === 'object') {
       for (const [key, inner] of Object.entries(item)) {
-        const problem = textProblem(`A field name in ${at || 'the request'}`, key);
-        if (problem) return problem;
+        if (!isWellFormedText(key)) return textProblem(`A field name in ${at || 'the request'}`, key);
         pending.push([inner, at ? `${at}.${key}` : key]);
       }
     }

@@ -79,6 +79,8 @@ describe(`well-formed text on every route (${databaseKind()})`, () => {
     expect([single.status, single.body]).toEqual([400, { message: 'eColi contains an invalid character (lone surrogate U+D800).' }]);
     const batch = await tester.put(`/results/request/${requestId}`, { results: [{ sampleId, testCode: 'eColi', value: '\udc00<10', remark: 'negative', analysisDate: null }] });
     expect([batch.status, batch.body]).toEqual([400, { message: 'results.0.value contains an invalid character (lone surrogate U+DC00).' }]);
+    const key = await tester.put(`/microbioTestResults/${sampleId}`, { ['eColi\u0007']: '12', nested: { ['x\ud800']: 1 } });
+    expect([key.status, key.body]).toEqual([400, { message: 'A field name in the request contains an invalid character (control character U+0007).' }]);
     expect(await stored()).toEqual(before);
   });
 
