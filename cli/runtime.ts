@@ -122,20 +122,20 @@ export async function asOwner<T>(rt: Pick<Runtime, 'config' | 'db' | 'logger'>, 
 
 /** Applies pending migrations as the owner, then grants the portal's role (when it is another) what it needs. */
 export async function applyMigrations(rt: Pick<Runtime, 'config' | 'db' | 'logger'>): Promise<string[]> {
-  const [{ migrateLatest }, { grantAppRole }] = await Promise.all([import('../server/db/migrate.js'), import('../server/db/roles.js')]);
-  try {
-    return await asOwner(rt, async (owner, appRole) => {
-      const applied = await migrateLatest(owner);
-      if (appRole) await grantAppRole(owner, appRole);
-      return applied;
-    });
-  } catch (err) {
-    // 42501: insufficient privilege. The portal's role cannot apply a release's migrations.
-    if ((err as { code?: string }).code !== '42501') throw err;
-    throw new AbortError(
-      `Migrations are pending and the database role of DATABASE_URL may not apply them (${(err as Error).message}): run \`labctl migrate latest\` with MIGRATION_DATABASE_URL set to the tables' owner (docs/deploy.md section 4).`,
-    );
-  }
+  const [{ migrateLatest, migrationStatus }, { grantAppRole, mayMigrate }] = await Promise.all([import('../server/db/migrate.js'), import('../server/db/roles.js')]);
+  return asOwner(rt, async (owner, appRole) => {
+    if (!(await mayMigrate(owner))) {
+      const { pending } = await migrationStatus(owner);
+      if (pending.length) {
+        throw new AbortError(
+          `Migrations are pending (${pending.join(', ')}) and the database role of DATABASE_URL may not apply them: run \`labctl migrate latest\` with MIGRATION_DATABASE_URL set to the tables' owner (docs/deploy.md section 4).`,
+        );
+      }
+    }
+    const applied = await migrateLatest(owner);
+    if (appRole) await grantAppRole(owner, appRole);
+    return applied;
+  });
 }
 
 /**

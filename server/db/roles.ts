@@ -3,7 +3,7 @@
 // the schema: it cannot ALTER a table, DROP the audit trail's triggers, or UPDATE, DELETE or TRUNCATE
 // an audit entry, so the application cannot alter its own trail. The owner grants after every
 // `labctl migrate latest`, so tables a release adds are covered too.
-import type { Db } from './knex.js';
+import { isPostgres, type Db } from './knex.js';
 
 /** Tables the portal only reads and appends to. */
 const APPEND_ONLY = ['audit_log'];
@@ -24,4 +24,13 @@ export async function grantAppRole(owner: Db, appRole: string): Promise<void> {
     // Inserted ids come from the tables' sequences (nextval needs USAGE).
     await trx.raw('GRANT USAGE ON ALL SEQUENCES IN SCHEMA ?? TO ??', [schema, appRole]);
   });
+}
+
+/** Whether the role of `db` may apply migrations: always on SQLite; on PostgreSQL, only one that may create in the schema and take knex's migration lock (the owner, not the portal's role). */
+export async function mayMigrate(db: Db): Promise<boolean> {
+  if (!isPostgres(db)) return true;
+  const { rows } = (await db.raw(
+    "select has_schema_privilege(current_schema(), 'CREATE') and (to_regclass('knex_migrations_lock') is null or has_table_privilege('knex_migrations_lock', 'UPDATE')) as may",
+  )) as { rows: Array<{ may: boolean }> };
+  return rows[0].may;
 }

@@ -108,6 +108,12 @@ if (databaseKind() === 'postgres') {
       expect(stored).toEqual({ status: 'PENDING_REVIEW' });
       expect(await app.db('audit_log').where({ actor_user_id: client.id }).pluck('action')).toContain('request.submit');
     });
+
+    it('cannot apply a pending migration itself: a command run as that role stops and says how', async () => {
+      await superuser.withSchema(schema).table('knex_migrations').where({ name: '016_audit_trail' }).delete();
+      const res = await labctl(['requests', 'list'], fs.mkdtempSync(path.join(os.tmpdir(), 'lab-roles-')), { env: { DATABASE_URL: urlAs(appRole) } });
+      expect([res.exitCode, res.stderr]).toEqual([1, 'Error: Migrations are pending (016_audit_trail) and the database role of DATABASE_URL may not apply them: run `labctl migrate latest` with MIGRATION_DATABASE_URL set to the tables\' owner (docs/deploy.md section 4).']);
+    });
   });
 } else {
   describe('the audit trail on SQLite (sqlite)', () => {
