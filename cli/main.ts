@@ -4,6 +4,7 @@
 // failure) without parsing prose. No side effect on import: bin.ts runs it for the process, tests run
 // it in-process with their own streams (runWithIo).
 import { CommanderError } from 'commander';
+import { argumentProblem } from './argumentText.js';
 import { io, runWithIo, setProcessJson, type CliIo } from './io.js';
 import { buildProgram, wantsJson } from './program.js';
 import { AbortError, UsageError, info } from './runtime.js';
@@ -37,6 +38,8 @@ async function failureOf(err: unknown): Promise<Failure | null> {
 async function run(argv: string[]): Promise<number> {
   const json = wantsJson(argv);
   try {
+    const problem = argumentProblem(argv.slice(2));
+    if (problem) throw new UsageError(problem);
     await (await buildProgram(argv)).parseAsync(argv);
     return 0;
   } catch (err) {

@@ -67,12 +67,11 @@ export interface RuntimeOptions {
 // exception, `labctl mail retry --now`, runs the outbox worker's code and refuses without SMTP_URL.
 export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   // Loaded here, not above, so that `labctl --help` and usage errors do not pay for them.
-  const [{ loadConfig }, { systemClock }, { createDb }, { checkConnection, prepareDataDir }, { migrateLatest }] = await Promise.all([
+  const [{ loadConfig }, { systemClock }, { createDb }, { checkConnection, prepareDataDir }] = await Promise.all([
     import('../server/config.js'),
     import('../server/clock.js'),
     import('../server/db/knex.js'),
     import('../server/db/connectionProblems.js'),
-    import('../server/db/migrate.js'),
   ]);
   const { env } = io();
   const config = loadConfig(env, options.overrides);
@@ -90,7 +89,7 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
   try {
     // Fails at once, in one line, when the database cannot be reached (instead of the pool's retries).
     await checkConnection(db, config.database);
-    if (options.migrate !== false) await migrateLatest(db);
+    if (options.migrate !== false) await applyMigrations({ config, db, logger });
   } catch (err) {
     await db.destroy();
     throw err;
@@ -102,6 +101,41 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
     logger,
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Runs `work` on the connection of the tables' owner: MIGRATION_DATABASE_URL when set (opened for
+ * `work` alone), otherwise the command's own connection (one role for everything, as in dev and demo).
+ */
+export async function asOwner<T>(rt: Pick<Runtime, 'config' | 'db' | 'logger'>, work: (owner: Db, appRole?: string) => Promise<T>): Promise<T> {
+  const settings = rt.config.migrationDatabase;
+  if (!settings) return work(rt.db);
+  const [{ createDb }, { checkConnection }, { loginRoleOf }] = await Promise.all([import('../server/db/knex.js'), import('../server/db/connectionProblems.js'), import('../server/config.js')]);
+  const owner = createDb(settings, { logger: rt.logger });
+  try {
+    await checkConnection(owner, settings);
+    return await work(owner, loginRoleOf((rt.config.database as { connectionString: string }).connectionString));
+  } finally {
+    await owner.destroy();
+  }
+}
+
+/** Applies pending migrations as the owner, then grants the portal's role (when it is another) what it needs. */
+export async function applyMigrations(rt: Pick<Runtime, 'config' | 'db' | 'logger'>): Promise<string[]> {
+  const [{ migrateLatest, migrationStatus }, { grantAppRole, mayMigrate }] = await Promise.all([import('../server/db/migrate.js'), import('../server/db/roles.js')]);
+  return asOwner(rt, async (owner, appRole) => {
+    if (!(await mayMigrate(owner))) {
+      const { pending } = await migrationStatus(owner);
+      if (pending.length) {
+        throw new AbortError(
+          `Migrations are pending (${pending.join(', ')}) and the database role of DATABASE_URL may not apply them: run \`labctl migrate latest\` with MIGRATION_DATABASE_URL set to the tables' owner (docs/deploy.md section 4).`,
+        );
+      }
+    }
+    const applied = await migrateLatest(owner);
+    if (appRole) await grantAppRole(owner, appRole);
+    return applied;
+  });
 }
 
 /**

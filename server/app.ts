@@ -12,7 +12,7 @@ import { readBody } from './http/middleware/body.js';
 import type { CallDrain } from './http/middleware/drain.js';
 import { errorHandler } from './http/middleware/errors.js';
 import { requestLog } from './http/middleware/requestLog.js';
-import { refuseNulCharacters } from './http/middleware/nulCharacters.js';
+import { refuseIllFormedText } from './http/middleware/wellFormedText.js';
 import { createLimitedServer, refuseOversizedHeads } from './http/requestSize.js';
 import { sameOriginOnly } from './http/middleware/origin.js';
 import { securityHeaders } from './http/middleware/securityHeaders.js';
@@ -99,7 +99,7 @@ export function createApp(options: CreateAppOptions): Koa<AppState> {
   );
   app.use(sameOriginOnly(deps.config.publicUrl));
   app.use(readBody({ enableTypes: ['json', 'form'], jsonLimit: '1mb' }));
-  app.use(refuseNulCharacters());
+  app.use(refuseIllFormedText());
   app.use(loadSession(deps));
   app.use(answerFromCache(deps));
 

@@ -13,6 +13,9 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^(postgres(ql)?|sqlite):\/\//, 'must start with postgres://, postgresql:// or sqlite://')
     .optional(),
+  // The owner of the tables, for `labctl migrate` only; DATABASE_URL is then the portal's own role,
+  // which the migrations grant what it needs and no more (docs/deploy.md section 4).
+  MIGRATION_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('laboratory@localhost'),
   PUBLIC_URL: z.url().optional(),
@@ -43,6 +46,8 @@ export interface Config {
   host: string;
   dataDir: string;
   database: { client: 'sqlite3'; filename: string } | { client: 'pg'; connectionString: string; searchPath?: string };
+  /** The owner's connection that migrations run on, when it is not `database`'s role (PostgreSQL only). */
+  migrationDatabase?: { client: 'pg'; connectionString: string };
   smtpUrl?: string;
   mailFrom: string;
   publicUrl?: string;
@@ -79,12 +84,16 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message} (got ${JSON.stringify(raw[String(i.path[0])])})`));
   }
   const c = parsed.data;
+  if (c.MIGRATION_DATABASE_URL && !(c.DATABASE_URL?.startsWith('postgres') && loginRoleOf(c.DATABASE_URL))) {
+    throw new ConfigError([`MIGRATION_DATABASE_URL: needs DATABASE_URL to be a postgres:// address with the portal's role as its user (got ${JSON.stringify(c.DATABASE_URL ?? '')})`]);
+  }
   const dataDir = path.resolve(c.DATA_DIR);
   return {
     port: c.PORT,
     host: c.HOST,
     dataDir,
     database: databaseSettings(c.DATABASE_URL, dataDir),
+    migrationDatabase: c.MIGRATION_DATABASE_URL ? { client: 'pg', connectionString: c.MIGRATION_DATABASE_URL } : undefined,
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,
     publicUrl: c.PUBLIC_URL,
@@ -105,6 +114,15 @@ function databaseSettings(url: string | undefined, dataDir: string): Config['dat
   if (!url) return { client: 'sqlite3', filename: path.join(dataDir, 'lab.sqlite') };
   if (url.startsWith('sqlite://')) return { client: 'sqlite3', filename: path.resolve(url.slice('sqlite://'.length)) };
   return { client: 'pg', connectionString: url };
+}
+
+/** The role a postgres:// address logs in as, or undefined when it names none. */
+export function loginRoleOf(url: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(url).username) || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A description of the database without credentials, for logs and the CLI. */

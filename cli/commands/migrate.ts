@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { lastBatch, migrateLatest, migrateRollback, migrationStatus } from '../../server/db/migrate.js';
+import { lastBatch, migrateRollback, migrationStatus } from '../../server/db/migrate.js';
 import { describeDatabase } from '../../server/config.js';
-import { AbortError, info, out, withRuntime, type Runtime } from '../runtime.js';
+import { AbortError, applyMigrations, asOwner, info, out, withRuntime, type Runtime } from '../runtime.js';
 import { confirm } from '../terminal.js';
 import { backupSqlite, defaultBackupFile } from '../sqliteBackup.js';
 
@@ -42,9 +42,9 @@ export function registerMigrate(command: Command): void {
 
   migrate
     .command('latest', { isDefault: true })
-    .description('apply every pending migration')
+    .description('apply every pending migration (as MIGRATION_DATABASE_URL\'s owner role when set, which then grants DATABASE_URL\'s role what the portal needs)')
     .option('--json', 'print {"database","applied"} (the migrations applied) as JSON')
-    .action((opts: { json?: boolean }) => migrateAndTell((rt) => migrateLatest(rt.db), 'applied', 'already up to date', opts.json));
+    .action((opts: { json?: boolean }) => migrateAndTell((rt) => applyMigrations(rt), 'applied', 'already up to date', opts.json));
 
   migrate
     .command('rollback')
@@ -56,7 +56,7 @@ export function registerMigrate(command: Command): void {
     .action((opts: { all?: boolean; yes?: boolean; json?: boolean }) =>
       migrateAndTell(async (rt) => {
         await beforeRollingBack(rt, Boolean(opts.all), Boolean(opts.yes));
-        return migrateRollback(rt.db, Boolean(opts.all));
+        return asOwner(rt, (owner) => migrateRollback(owner, Boolean(opts.all)));
       }, 'reverted', 'nothing to roll back', opts.json));
 
   migrate

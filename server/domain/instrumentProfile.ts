@@ -5,7 +5,7 @@
 import { parse, type CsvError } from 'csv-parse/sync';
 import { z } from 'zod';
 import { ANALYTE_CODES, findAnalyte } from './catalog.js';
-import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from './resultShape.js';
+import { invalidCharacterIn } from './wellFormedText.js';
 import { firstLineNotUtf8, type CsvProblem, type ResultsCsvRow } from './resultsCsv.js';
 
 export const PROFILE_ENCODINGS = ['utf-8', 'windows-1252', 'latin1', 'utf-16le'] as const;
@@ -277,8 +277,9 @@ export function parseInstrumentFile(profile: InstrumentProfile, text: string): P
     const match = samplePattern.exec(sampleId);
     const controlNumber = match?.groups?.controlNumber ?? '';
     const positionText = match?.groups?.position ?? '1';
+    const invalidInSampleId = invalidCharacterIn(sampleId);
     if (!match || !controlNumber) problem('sampleId', `sample id ${shown(sampleId)} does not match the pattern ${profile.sampleId.pattern}`);
-    else if (hasControlCharacter(sampleId)) problem('sampleId', `sample id ${CONTROL_CHARACTER_MESSAGE}`);
+    else if (invalidInSampleId) problem('sampleId', `sample id contains an invalid character (${invalidInSampleId})`);
     else if (!/^[0-9]+$/.test(positionText) || Number(positionText) < 1) problem('sampleId', `sample position ${shown(positionText)} is not a whole number from 1`);
 
     let testCode = '';

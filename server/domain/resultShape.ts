@@ -7,6 +7,7 @@ import { isIsoDate } from './dates.js';
 import type { Receipt } from './reception.js';
 import type { RequestListRow } from './requestShape.js';
 import { isAnalysisComplete } from './requestStatus.js';
+import { isWellFormedText, refuseInvalidCharacters } from './wellFormedText.js';
 
 export type Remark = 'positive' | 'negative';
 
@@ -173,23 +174,13 @@ export const MAX_RESULT_LENGTH = 500;
 /** An ISO calendar date that exists (2026-02-30 does not). */
 export const IsoDate = z.string().refine(isIsoDate, 'must be a date written YYYY-MM-DD');
 
-/**
- * Control characters no one types into a result: C0 (tab and line breaks excepted) and DEL. NUL is
- * one of them, which PostgreSQL cannot store in text (SQLite can), so refusing them here keeps both
- * databases and every entry path (PUT calls, CSV imports) alike.
- */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-export const hasControlCharacter = (text: string): boolean => CONTROL_CHARACTER.test(text);
-export const CONTROL_CHARACTER_MESSAGE = 'must not contain control characters such as NUL (\\u0000)';
-
 /** The three fields of one analyte result, as the API, the screens and CSV imports send them. */
 export const ResultFields = z.object({
   /** Free text, stored as typed; empty (or only spaces) clears the result. */
   value: z
     .string()
     .max(MAX_RESULT_LENGTH, `must be at most ${MAX_RESULT_LENGTH} characters`)
-    .refine((text) => !hasControlCharacter(text), CONTROL_CHARACTER_MESSAGE)
+    .superRefine(refuseInvalidCharacters)
     .nullable(),
   /** '' (or null) means no remark. */
   remark: z.enum(['', 'positive', 'negative'], { error: "must be '', 'positive' or 'negative'" }).nullable(),
@@ -206,7 +197,7 @@ const REMARKS: ReadonlySet<unknown> = new Set([null, '', 'positive', 'negative']
 export function parseResultFields(input: { value?: unknown; remark?: unknown; analysisDate?: unknown }): z.ZodSafeParseResult<z.output<typeof ResultFields>> {
   const { value, remark, analysisDate } = input;
   if (
-    (value === null || (typeof value === 'string' && value.length <= MAX_RESULT_LENGTH && !hasControlCharacter(value))) &&
+    (value === null || (typeof value === 'string' && value.length <= MAX_RESULT_LENGTH && isWellFormedText(value))) &&
     REMARKS.has(remark) &&
     (analysisDate === null || analysisDate === '' || (typeof analysisDate === 'string' && isIsoDate(analysisDate)))
   ) {

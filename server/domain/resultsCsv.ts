@@ -5,7 +5,8 @@ import { parse, type CsvError } from 'csv-parse/sync';
 import { ANALYTE_CODES, GROUP_LABELS, findAnalyte, type Group } from './catalog.js';
 import { can, type Actor } from './policies.js';
 import { STATUS_DISPLAY, acceptsResults, type RequestStatus } from './requestStatus.js';
-import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter, normalizeResult, parseResultFields, type Remark } from './resultShape.js';
+import { normalizeResult, parseResultFields, type Remark } from './resultShape.js';
+import { invalidCharacterIn } from './wellFormedText.js';
 
 export const RESULTS_CSV_COLUMNS = ['control_number', 'sample_position', 'test_code', 'value', 'remark', 'analysis_date'] as const;
 export const RESULTS_CSV_HEADER = RESULTS_CSV_COLUMNS.join(',');
@@ -51,9 +52,10 @@ function checkFields(line: number, fields: string[], header: string): { row?: Re
   }
   const problems: string[] = [];
   const [controlNumber, position, testCode, value, remark, date] = fields.map((f) => f.trim());
-  if (!controlNumber) problems.push('control_number is empty');
   // It is looked up in the database, which may refuse a NUL in a query as it refuses one in a value.
-  else if (hasControlCharacter(controlNumber)) problems.push(`control_number ${CONTROL_CHARACTER_MESSAGE} (got ${shown(controlNumber)})`);
+  const invalidInControlNumber = invalidCharacterIn(controlNumber);
+  if (!controlNumber) problems.push('control_number is empty');
+  else if (invalidInControlNumber) problems.push(`control_number contains an invalid character (${invalidInControlNumber}) (got ${shown(controlNumber)})`);
   const samplePosition = Number(position);
   if (!/^[0-9]+$/.test(position) || samplePosition < 1) problems.push(`sample_position must be a whole number from 1 (got ${shown(position)})`);
   if (!findAnalyte(testCode)) {

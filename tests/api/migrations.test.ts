@@ -88,6 +88,14 @@ describe(`migrations (${databaseKind()})`, () => {
     expect(await openIndexes()).toHaveLength(2);
   });
 
+  it('only reads a database that is exactly this release, and refuses one with a migration this release does not know', async () => {
+    await migrateLatest(database.db);
+    expect(await migrateLatest(database.db)).toEqual([]);
+    await database.db('knex_migrations').insert({ name: '099_from_a_newer_release', batch: 99, migration_time: new Date() });
+    await expect(migrateLatest(database.db)).rejects.toThrow(/corrupt.*099_from_a_newer_release/);
+    await database.db('knex_migrations').where({ name: '099_from_a_newer_release' }).delete();
+  });
+
   it('enforces unique e-mails and foreign keys', async () => {
     const row = { first_name: 'A', last_name: 'B', email: 'same@example.test', password_hash: 'x', role: 'client', created_at: 'now', updated_at: 'now' };
     await database.db('users').insert(row);

@@ -49,6 +49,9 @@ const MALFORMED_SEGMENTS = [
   '%00', '%E0%A4%A', '%', '..%2F..%2Fetc', '%F0%9F%A6%A0', 'x'.repeat(4000),
 ];
 
+/** Whether an address part decodes to well-formed text (no NUL, no broken escape, UTF-8), as the edge requires. */
+const isWellFormedEscape = (text: string) => !text.includes('%00') && !text.includes('%E0%A4%A') && text !== '%';
+
 /** Query keys the calls read, and a few they might read one day (paging). */
 const QUERY_KEYS = ['year', 'ids', 'identifier', 'password', 'username', 'otp', 'email', 'newPassword', 'purpose', 'page', 'pageSize', 'limit', 'offset', 'cursor', 'status', 'sort'];
 
@@ -240,9 +243,9 @@ describe(`every API call (${databaseKind()})`, () => {
   it('asks an anonymous caller to log in on every other call, whatever the ids', async () => {
     const calls = routes.filter((r) => !PUBLIC.has(r.key)).flatMap((route) => [
       { who: 'anonymous' as const, route, path: pathOf(route) },
-      ...route.params.flatMap((param) => MALFORMED_SEGMENTS.map((value) => ({ who: 'anonymous' as const, route, path: pathOf(route, param, value) }))),
-      // A NUL character is refused at the edge for everyone, like a body that is not JSON.
-      ...MALFORMED_QUERIES.filter((q) => !q.includes('%00')).map((query) => ({ who: 'anonymous' as const, route, path: `${pathOf(route)}?${query}` })),
+      // Text that is not well-formed (a NUL, bytes that are not UTF-8, a broken escape) is refused at the edge for everyone, like a body that is not JSON.
+      ...route.params.flatMap((param) => MALFORMED_SEGMENTS.filter(isWellFormedEscape).map((value) => ({ who: 'anonymous' as const, route, path: pathOf(route, param, value) }))),
+      ...MALFORMED_QUERIES.filter(isWellFormedEscape).map((query) => ({ who: 'anonymous' as const, route, path: `${pathOf(route)}?${query}` })),
     ]);
     const wrong = (await sendAll(calls))
       .filter(({ res }) => res.status !== 401 || typeof res.body?.message !== 'string' || !res.body.message)
@@ -300,6 +303,18 @@ describe(`every API call (${databaseKind()})`, () => {
     expect(wrong).toEqual([]);
   });
 
+  it('refuses an address that is not well-formed text at the edge, before the login check, naming its part', async () => {
+    const anonymous = app.anonymous();
+    const answers = await Promise.all(['/getResult/%00', '/getResult/%E0%A4%A', '/getResult/%', '/getResult?ids=%E0%A4%A', '/getResult?ids=1%07'].map((p) => anonymous.get(p)));
+    expect(answers.map((res) => [res.status, res.body])).toEqual([
+      [400, { message: 'The path contains an invalid character (control character U+0000).' }],
+      [400, { message: 'The path contains an escape (%..) that is broken or does not decode to UTF-8 text.' }],
+      [400, { message: 'The path contains an escape (%..) that is broken or does not decode to UTF-8 text.' }],
+      [400, { message: 'ids contains an invalid character (U+FFFD, the replacement character of bytes that are not UTF-8).' }],
+      [400, { message: 'ids contains an invalid character (control character U+0007).' }],
+    ]);
+  });
+
   it('reads ids and text the same way on both databases: beyond 32 bits or with a NUL, a 400', async () => {
     const staff = http.get('staff')!;
     const tester = http.get('microbiotester')!;
@@ -308,11 +323,10 @@ describe(`every API call (${databaseKind()})`, () => {
     expect((await staff.get('/getResult?ids=1,2147483648')).body).toEqual({ message: `ids.1: ${idMessage}` });
     expect((await staff.get('/clientview/2147483648')).body).toEqual({ message: `userId: ${idMessage}` });
     expect((await tester.put('/microbioTestResults/2147483648', {})).body).toEqual({ message: `sampleId: ${idMessage}` });
-    const nul = { message: 'The request contains a NUL character (\\u0000), which no field accepts.' };
     const write = await tester.put(`/microbioTestResults/${valid.sampleId}`, { eColi: 'Not\u0000detected', eColiRemarks: 'negative' });
-    expect([write.status, write.body]).toEqual([400, nul]);
+    expect([write.status, write.body]).toEqual([400, { message: 'eColi contains an invalid character (control character U+0000).' }]);
     const check = await app.anonymous().get('/check-user?identifier=someone%00@example.test');
-    expect([check.status, check.body]).toEqual([400, nul]);
+    expect([check.status, check.body]).toEqual([400, { message: 'identifier contains an invalid character (control character U+0000).' }]);
   });
 
   it('answers racing calls once with success and otherwise with a 409, never a 500', async () => {

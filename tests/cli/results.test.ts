@@ -103,8 +103,8 @@ describe(`labctl results import (${databaseKind()})`, () => {
     const res = await run(['results', 'import', '-', '--as', 'molbiotester@demo.lab'], { input: csv });
     expect(res.exitCode).toBe(1);
     expect(res.stderr.split('\n')).toEqual([
-      'line 2: value must not contain control characters such as NUL (\\u0000) (got "Not\\u0000detected")',
-      'line 3: control_number must not contain control characters such as NUL (\\u0000) (got "2026-\\u00000004")',
+      'line 2: value contains an invalid character (control character U+0000) (got "Not\\u0000detected")',
+      'line 3: control_number contains an invalid character (control character U+0000) (got "2026-\\u00000004")',
       'Error: 2 problems on 2 lines of -; nothing was imported.',
     ]);
     expect(await resultsOf('2026-0004')).toEqual(before);

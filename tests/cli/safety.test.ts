@@ -58,6 +58,21 @@ describe('labctl failures', () => {
     expect(res.stderr).toMatch(/^Error: Cannot write the backup to \/dev\/null\/x\.sqlite: E[A-Z]+: [^\n]*$/);
   });
 
+  it('refuses an argument that is not well-formed text as a usage error naming its option, before touching the database', async () => {
+    const dataDir = path.join(newDir(), 'untouched');
+    const add = ['user', 'add', '--role', 'staff', '--password', PASSWORD];
+    expect(await labctl([...add, '--email', 'ring\u0007@lab.example.org'], dataDir)).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: 'Error: The value of --email contains an invalid character (control character U+0007).',
+    });
+    const json = await labctl([...add, '--email=x\ud800@lab.example.org', '--json'], dataDir);
+    expect([json.exitCode, JSON.parse(json.stderr)]).toEqual([2, { error: { message: 'The value of --email contains an invalid character (lone surrogate U+D800).', code: 'usage' } }]);
+    const positional = await labctl(['requests', 'show', '2026-\ufffd0001'], dataDir);
+    expect([positional.exitCode, positional.stderr]).toEqual([2, 'Error: Argument 3 (after labctl) contains an invalid character (U+FFFD, the replacement character of bytes that are not UTF-8).']);
+    expect(fs.existsSync(dataDir)).toBe(false);
+  });
+
   it('prints its version', async () => {
     const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string };
     const res = await labctl(['--version'], newDir());

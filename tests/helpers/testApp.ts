@@ -59,9 +59,15 @@ export const TEST_PASSWORD = 'correct horse battery';
 
 let sequence = 0;
 
-export async function startTestApp(env: Record<string, string> = {}, options: { readCache?: boolean } = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
-  await migrateLatest(database.db);
+export interface TestAppOptions {
+  readCache?: boolean;
+  /** A database migrated by the caller (e.g. as another role), instead of a new one; closing the app drops it. */
+  database?: TestDatabase;
+}
+
+export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  if (!options.database) await migrateLatest(database.db);
   const mailbox = await startMailbox();
   const clock = new TestClock();
   const config: Config = {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const eslint = new ESLint({ cwd: root, ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-imports' });
+const eslint = new ESLint({ cwd: root, ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-imports' || ruleId === 'no-restricted-syntax' });
 
 /** The layer messages `code` gets when it is the file at `filePath`. */
 async function layerProblems(filePath: string, code: string): Promise<string[]> {
@@ -22,6 +22,19 @@ const cases: Array<{ file: string; imports: string; allowed: boolean }> = [
   { file: 'server/domain/x.ts', imports: '../errors.js', allowed: false },
   { file: 'server/domain/x.ts', imports: 'knex', allowed: false },
   { file: 'server/domain/x.ts', imports: 'node:fs', allowed: false },
+  { file: 'server/domain/x.ts', imports: 'fs/promises', allowed: false },
+  { file: 'server/domain/x.ts', imports: 'better-sqlite3', allowed: false },
+  { file: 'server/domain/x.ts', imports: 'pdfkit', allowed: false },
+  { file: 'server/domain/x.ts', imports: 'qrcode', allowed: false },
+  { file: 'server/domain/x.ts', imports: '@koa/router', allowed: false },
+  { file: 'server/domain/x.ts', imports: 'csv-parse/sync', allowed: true },
+  // db: the bottom layer, below services, http and mail.
+  { file: 'server/db/x.ts', imports: '../domain/catalog.js', allowed: true },
+  { file: 'server/db/migrations/x.ts', imports: '../appendOnly.js', allowed: true },
+  { file: 'server/db/x.ts', imports: '../services/users.js', allowed: false },
+  { file: 'server/db/migrations/x.ts', imports: '../../http/paging.js', allowed: false },
+  { file: 'server/db/x.ts', imports: '../mail/mailer.js', allowed: false },
+  { file: 'server/db/x.ts', imports: '../../cli/runtime.js', allowed: false },
   // ui: server/domain only.
   { file: 'ui/pages/client/X.tsx', imports: '../../../server/domain/catalog.js', allowed: true },
   { file: 'ui/pages/client/X.tsx', imports: '../../../server/services/users.js', allowed: false },
@@ -39,6 +52,9 @@ const cases: Array<{ file: string; imports: string; allowed: boolean }> = [
   // the rest of server: never cli.
   { file: 'server/http/requests/x.ts', imports: '../../services/requests/read.js', allowed: true },
   { file: 'server/http/requests/x.ts', imports: '../../../cli/runtime.js', allowed: false },
+  // http reaches the database only through services.
+  { file: 'server/http/requests/x.ts', imports: '../../db/transaction.js', allowed: false },
+  { file: 'server/http/x.ts', imports: '../db/knex.js', allowed: false },
   { file: 'server/app.ts', imports: '../cli/runtime.js', allowed: false },
   // cli may use any of the server.
   { file: 'cli/commands/x.ts', imports: '../../server/services/users.js', allowed: true },
@@ -49,6 +65,12 @@ describe('import layers enforced by lint', { timeout: 60_000 }, () => {
     const problems = await layerProblems(file, `import { thing } from '${imports}';\nexport const used = thing;\n`);
     if (allowed) expect(problems).toEqual([]);
     else expect(problems).toEqual([expect.stringMatching(/^no-restricted-imports: /)]);
+  });
+
+  it.each(cases)('$file loading $imports with import(): allowed $allowed', async ({ file, imports, allowed }) => {
+    const problems = await layerProblems(file, `export const load = () => import('${imports}');\n`);
+    if (allowed) expect(problems).toEqual([]);
+    else expect(problems).toEqual([expect.stringMatching(/^no-restricted-syntax: /)]);
   });
 
   it('also refuses a type-only import and a re-export across a layer', async () => {

@@ -91,7 +91,7 @@ describe('PUT payloads', () => {
   it('refuses control characters such as NUL in a value, keeping tabs and line breaks', () => {
     expect(parseWidePayload('microbio', { eColi: 'Not\u0000detected', eColiRemarks: 'negative', salmonellaSp: 'absent\u001b[0m' })).toEqual({
       ok: false,
-      problems: ['salmonellaSp: must not contain control characters such as NUL (\\u0000)', 'eColi: must not contain control characters such as NUL (\\u0000)'],
+      problems: ['salmonellaSp: contains an invalid character (control character U+001B)', 'eColi: contains an invalid character (control character U+0000)'],
     });
     expect(parseWidePayload('microbio', { eColi: '<10\tcfu/g\r\nre-read' })).toMatchObject({ ok: true });
   });

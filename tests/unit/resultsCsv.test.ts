@@ -11,7 +11,7 @@ import {
   type ImportTarget,
 } from '../../server/domain/resultsCsv.js';
 import { csvLine } from '../../server/domain/reportShape.js';
-import { hasControlCharacter } from '../../server/domain/resultShape.js';
+import { isWellFormedText } from '../../server/domain/wellFormedText.js';
 
 const csv = (...lines: string[]) => [RESULTS_CSV_HEADER, ...lines].join('\n');
 
@@ -65,9 +65,9 @@ describe('parseResultsCsv', () => {
     const { rows, problems } = parseResultsCsv(csv('2026-0001,1,eColi,Not\u0000detected,negative,', '2026\u0000-0001,1,dog,\u0007,negative,', '2026-0001,2,eColi,"<10\tcfu/g\nre-read",negative,'));
     expect(rows.map((r) => r.line)).toEqual([4]);
     expect(problems).toEqual([
-      { line: 2, message: 'value must not contain control characters such as NUL (\\u0000) (got "Not\\u0000detected")' },
-      { line: 3, message: 'control_number must not contain control characters such as NUL (\\u0000) (got "2026\\u0000-0001")' },
-      { line: 3, message: 'value must not contain control characters such as NUL (\\u0000) (got "\\u0007")' },
+      { line: 2, message: 'value contains an invalid character (control character U+0000) (got "Not\\u0000detected")' },
+      { line: 3, message: 'control_number contains an invalid character (control character U+0000) (got "2026\\u0000-0001")' },
+      { line: 3, message: 'value contains an invalid character (control character U+0007) (got "\\u0007")' },
     ]);
   });
 
@@ -90,7 +90,7 @@ describe('parseResultsCsv', () => {
 
   it('reads back every value csvLine writes', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1 }).filter((s) => s.trim() !== '' && !s.includes('\r') && !hasControlCharacter(s)), (value) => {
+      fc.property(fc.string({ minLength: 1 }).filter((s) => s.trim() !== '' && !s.includes('\r') && isWellFormedText(s)), (value) => {
         const { rows, problems } = parseResultsCsv(csv(csvLine(['2026-0001', 1, 'eColi', value, 'negative', ''])));
         expect(problems).toEqual([]);
         expect(rows[0].value).toBe(value.trim());

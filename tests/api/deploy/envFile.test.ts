@@ -57,18 +57,18 @@ describe('the env file of docs/deploy.md', () => {
     const systemd = parseSystemdEnv(file);
     expect(Object.keys(systemd)).toEqual(['DATA_DIR', 'DATABASE_URL', 'SMTP_URL', 'MAIL_FROM', 'PUBLIC_URL', 'TRUST_PROXY', 'LAB_NAME', 'LOG_LEVEL']);
     expect(systemd.MAIL_FROM).toBe('Laboratory <portal@lab.example.org>');
-    expect(systemd.DATABASE_URL).toBe('postgres://lab:secret@db.internal:5432/lab');
+    expect(systemd.DATABASE_URL).toBe('postgres://lab_app:secret@db.internal:5432/lab');
     expect(await sourcedBy(shell, ENV_FILE)).toEqual(systemd);
   });
 
   it.each(['bash', 'sh'] as const)('still means the same to %s and systemd once edited as its comments say: single quotes around $ ` \\ " #', async (shell) => {
     const password = 'pa$s`w\\o"r#d $HOME';
-    const edited = file.replace(/^DATABASE_URL=.*$/m, `DATABASE_URL='postgres://lab:${password}@db.internal:5432/lab'`).replace(/^LAB_NAME=.*$/m, 'LAB_NAME="Meat  Inspection # Laboratory"');
+    const edited = file.replace(/^DATABASE_URL=.*$/m, `DATABASE_URL='postgres://lab_app:${password}@db.internal:5432/lab'`).replace(/^LAB_NAME=.*$/m, 'LAB_NAME="Meat  Inspection # Laboratory"');
     const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lab-env-')), 'lab.env');
     fs.writeFileSync(copy, edited);
     try {
       const systemd = parseSystemdEnv(edited);
-      expect(systemd).toMatchObject({ DATABASE_URL: `postgres://lab:${password}@db.internal:5432/lab`, LAB_NAME: 'Meat  Inspection # Laboratory' });
+      expect(systemd).toMatchObject({ DATABASE_URL: `postgres://lab_app:${password}@db.internal:5432/lab`, LAB_NAME: 'Meat  Inspection # Laboratory' });
       expect(await sourcedBy(shell, copy)).toEqual(systemd);
     } finally {
       fs.rmSync(path.dirname(copy), { recursive: true, force: true });

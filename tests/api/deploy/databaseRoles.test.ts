@@ -1,0 +1,137 @@
+// docs/deploy.md section 4: on PostgreSQL the tables belong to an owner role that runs the
+// migrations (MIGRATION_DATABASE_URL), and the portal logs in as a role of its own (DATABASE_URL)
+// that cannot alter its own trail: no ALTER TABLE, no DROP TRIGGER, no UPDATE, DELETE or TRUNCATE of
+// audit_log, while the portal works as that role. The roles get unique names and are dropped after,
+// since the test database is shared by parallel suites. On SQLite the trail's triggers are what
+// protects it (README, Architecture), and MIGRATION_DATABASE_URL is refused.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import knexFactory from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../server/config.js';
+import { createDb, type Db } from '../../../server/db/knex.js';
+import { migrateLatest } from '../../../server/db/migrate.js';
+import { buildSubmitPayload } from '../../../server/domain/requestPayload.js';
+import { labctl } from '../../cli/labctl.js';
+import { databaseUrl } from '../../helpers/serveProcess.js';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../../helpers/testApp.js';
+import { createTestDatabase, databaseKind, type TestDatabase } from '../../helpers/testDatabase.js';
+import { logIn } from '../accounts/support.js';
+
+/** What a role's statement answers: 'ok' or PostgreSQL's message. */
+const outcome = (query: Promise<unknown>) => query.then(() => 'ok', (err: Error) => err.message);
+
+const SUBMISSION = buildSubmitPayload(
+  {
+    representativeName: 'Ana Cruz', contactNumber: '639171234567', emailAddress: '', companyName: '', clientClassification: 'Importer',
+    ltoNumber: 'LTO-1', testingPurpose: 'Local_Trade', otherTestingPurpose: '', sampleCategory: 'Walk-in', lotBatchNo: '', sampleSource: '',
+    productionDate: '', expiryDate: '', samplingDate: '', samplerName: '', samples: ['Beef loin'], tests: ['eColi'], gramPositiveAst: '', gramNegativeAst: '',
+  },
+  new Date('2026-03-16T09:00:00.000Z'),
+);
+
+if (databaseKind() === 'postgres') {
+  describe('the portal as a role of its own that cannot alter its trail (postgres)', () => {
+    const tag = crypto.randomBytes(4).toString('hex');
+    const ownerRole = `lab_owner_${tag}`;
+    const appRole = `lab_app_${tag}`;
+    let superuser: ReturnType<typeof knexFactory>;
+    let database: TestDatabase;
+    let schema: string;
+    let appDb: Db;
+    let app: TestApp;
+    /** postgres:// of the test database as `role`, in the test's schema. */
+    let urlAs: (role: string) => string;
+
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      const settings = database.settings as { connectionString: string; searchPath: string };
+      schema = settings.searchPath;
+      superuser = knexFactory({ client: 'pg', connection: settings.connectionString, pool: { min: 0, max: 1 } });
+      await superuser.raw('CREATE ROLE ?? LOGIN', [ownerRole]);
+      await superuser.raw('CREATE ROLE ?? LOGIN', [appRole]);
+      await superuser.raw('ALTER SCHEMA ?? OWNER TO ??', [schema, ownerRole]);
+      urlAs = (role) => {
+        const url = new URL(databaseUrl(database));
+        url.username = role;
+        return url.toString();
+      };
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-roles-'));
+      const migrated = await labctl(['migrate', 'latest'], dataDir, { env: { DATABASE_URL: urlAs(appRole), MIGRATION_DATABASE_URL: urlAs(ownerRole) } });
+      expect([migrated.exitCode, migrated.stderr]).toEqual([0, expect.stringMatching(/applied 001_initial, .*016_audit_trail$/)]);
+      appDb = createDb({ client: 'pg', connectionString: urlAs(appRole), searchPath: schema });
+      app = await startTestApp({}, { database: { ...database, db: appDb, drop: () => appDb.destroy() } });
+    });
+    afterAll(async () => {
+      await app?.close();
+      // The schema (and with it every grant) goes first, then the roles that owned and used it.
+      await database?.drop();
+      for (const role of [appRole, ownerRole]) await superuser?.raw('DROP ROLE IF EXISTS ??', [role]);
+      await superuser?.destroy();
+    });
+
+    it('owns nothing: its ALTER TABLE, DROP TRIGGER, UPDATE, DELETE and TRUNCATE of the audit trail fail', async () => {
+      await app.db('audit_log').insert({ action: 'test.entry', at: '2026-03-16T09:00:00.000Z' });
+      const trigger = (await superuser.raw("SELECT tgname FROM pg_trigger WHERE tgrelid = ?::regclass AND NOT tgisinternal LIMIT 1", [`${schema}.audit_log`])).rows[0].tgname;
+      expect({
+        alter: await outcome(appDb.raw('ALTER TABLE audit_log ADD COLUMN forged text')),
+        dropTrigger: await outcome(appDb.raw('DROP TRIGGER ?? ON audit_log', [trigger])),
+        disableTrigger: await outcome(appDb.raw('ALTER TABLE audit_log DISABLE TRIGGER ALL')),
+        update: await outcome(appDb('audit_log').update({ action: 'forged' })),
+        delete: await outcome(appDb('audit_log').delete()),
+        truncate: await outcome(appDb.raw('TRUNCATE audit_log')),
+        dropTable: await outcome(appDb.raw('DROP TABLE audit_log')),
+        migrationsTable: await outcome(appDb('knex_migrations').delete()),
+      }).toEqual({
+        alter: expect.stringMatching(/must be owner of table audit_log/),
+        dropTrigger: expect.stringMatching(/must be owner of (table|relation) audit_log/),
+        disableTrigger: expect.stringMatching(/must be owner of table audit_log/),
+        update: expect.stringMatching(/permission denied for table audit_log/),
+        delete: expect.stringMatching(/permission denied for table audit_log/),
+        truncate: expect.stringMatching(/permission denied for table audit_log/),
+        dropTable: expect.stringMatching(/must be owner of table audit_log/),
+        migrationsTable: expect.stringMatching(/permission denied for table knex_migrations/),
+      });
+      expect(await appDb('audit_log').where({ action: 'test.entry' }).count({ n: '*' })).toEqual([{ n: '1' }]);
+    });
+
+    it('serves the portal as that role: a login with its code, then a submission', async () => {
+      const client = await app.createUser('client');
+      const http = app.anonymous();
+      const verified = await logIn(app, http, client.email, client.email, TEST_PASSWORD);
+      expect(verified.status).toBe(200);
+      const submitted = await http.post(`/requests/submitrequest/${client.id}`, SUBMISSION);
+      expect(submitted.status).toBe(201);
+      const stored = await app.db('requests').where({ client_user_id: client.id }).first('status');
+      expect(stored).toEqual({ status: 'PENDING_REVIEW' });
+      expect(await app.db('audit_log').where({ actor_user_id: client.id }).pluck('action')).toContain('request.submit');
+    });
+
+    it('cannot apply a pending migration itself: a command run as that role stops and says how', async () => {
+      await superuser.withSchema(schema).table('knex_migrations').where({ name: '016_audit_trail' }).delete();
+      const res = await labctl(['requests', 'list'], fs.mkdtempSync(path.join(os.tmpdir(), 'lab-roles-')), { env: { DATABASE_URL: urlAs(appRole) } });
+      expect([res.exitCode, res.stderr]).toEqual([1, 'Error: Migrations are pending (016_audit_trail) and the database role of DATABASE_URL may not apply them: run `labctl migrate latest` with MIGRATION_DATABASE_URL set to the tables\' owner (docs/deploy.md section 4).']);
+    });
+  });
+} else {
+  describe('the audit trail on SQLite (sqlite)', () => {
+    let database: TestDatabase;
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      await migrateLatest(database.db);
+    });
+    afterAll(() => database?.drop());
+
+    it('refuses to change or remove an entry, by triggers in the file itself', async () => {
+      await database.db('audit_log').insert({ action: 'test.entry', at: '2026-03-16T09:00:00.000Z' });
+      expect(await outcome(database.db('audit_log').update({ action: 'forged' }))).toMatch(/audit_log is append-only: its rows cannot be changed or deleted/);
+      expect(await outcome(database.db('audit_log').delete())).toMatch(/audit_log is append-only: its rows cannot be changed or deleted/);
+    });
+
+    it('refuses MIGRATION_DATABASE_URL, which only PostgreSQL has a use for', () => {
+      expect(() => loadConfig({ MIGRATION_DATABASE_URL: 'postgres://owner@db/lab' })).toThrow(ConfigError);
+    });
+  });
+}
