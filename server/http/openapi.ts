@@ -79,7 +79,7 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'PUT /molBioTestResults/:sampleId': { summary: RESULTS_WRITE },
   'GET /api/reports/years': { summary: 'The years, most recent first, in which the reports the caller reads have data (the year picker of the database screens).' },
   'GET /api/reports/:report': { summary: 'A monthly report of one discipline group for a year.', query: ReportQuery },
-  'GET /requests/queue/:name': { summary: 'A work queue (pending, for-release, for-testing) a keyset page at a time, with search, filters, sorts and CSV export.' },
+  'GET /requests/queue/:name': { summary: 'A work list (pending, for-release, for-testing, released) a keyset page at a time, with search (q), filters (discipline, status, state, since/until days), sorts and a streamed CSV export of the whole filtered list (format=csv).' },
   'GET /requests/queue/client/:userId': { summary: "A client's own requests a keyset page at a time (Track My Request), with search, status filter and sorts.", query: QueueQuery },
   'GET /requests/queue/client/:userId/counts': { summary: "How many of a client's requests are in each status (of those a search finds, with q).", query: CountsQuery },
   'PUT /results/request/:requestId': { summary: "A tester's whole Save of one request of its discipline, in one transaction (all or nothing)." },
