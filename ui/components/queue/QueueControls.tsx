@@ -11,6 +11,8 @@ export interface QueueChoice {
 export interface QueueControlsProps {
   /** What the search box searches, e.g. 'control number, company or lot'. */
   searchWhat: string;
+  /** The search in force (kept in the address): the box starts with it and follows back/forward. */
+  query?: string;
   onSearch: (q: string) => void;
   sort: QueueSort;
   sorts: readonly QueueSort[];
@@ -19,14 +21,22 @@ export interface QueueControlsProps {
   onSort: (sort: QueueSort) => void;
   /** A filter (status, work state, discipline): its label, choices and value. */
   filter?: { label: string; value: string; choices: readonly QueueChoice[]; onChange: (value: string) => void };
+  /** A range of days (YYYY-MM-DD, either end open), e.g. of the release: what they are days of, and the range. */
+  days?: { of: string; since: string; until: string; onChange: (range: { since: string; until: string }) => void };
   /** Extra controls at the end (e.g. the CSV export link). */
   children?: ReactNode;
 }
 
 /** Search (applied 300 ms after typing stops, or on Enter), sort and one filter above a work queue. */
-export function QueueControls({ searchWhat, onSearch, sort, sorts, sortLabels, onSort, filter, children }: QueueControlsProps) {
+export function QueueControls({ searchWhat, query = '', onSearch, sort, sorts, sortLabels, onSort, filter, days, children }: QueueControlsProps) {
   const id = useId();
-  const [text, setText] = useState('');
+  const [text, setText] = useState(query);
+  // The search changed from outside (back, forward, a link): the box shows it.
+  const [shownQuery, setShownQuery] = useState(query);
+  if (shownQuery !== query) {
+    setShownQuery(query);
+    if (text.trim() !== query) setText(query);
+  }
   useEffect(() => {
     const timer = setTimeout(() => onSearch(text.trim()), 300);
     return () => clearTimeout(timer);
@@ -55,6 +65,30 @@ export function QueueControls({ searchWhat, onSearch, sort, sorts, sortLabels, o
               </option>
             ))}
           </select>
+        </>
+      )}
+      {days && (
+        <>
+          <label htmlFor={`${id}-since`}>
+            {days.of} from
+          </label>
+          <input
+            id={`${id}-since`}
+            className="text-input"
+            type="date"
+            value={days.since}
+            max={days.until || undefined}
+            onChange={(e) => days.onChange({ since: e.target.value, until: days.until })}
+          />
+          <label htmlFor={`${id}-until`}>to</label>
+          <input
+            id={`${id}-until`}
+            className="text-input"
+            type="date"
+            value={days.until}
+            min={days.since || undefined}
+            onChange={(e) => days.onChange({ since: days.since, until: e.target.value })}
+          />
         </>
       )}
       <label htmlFor={`${id}-sort`}>Sort</label>

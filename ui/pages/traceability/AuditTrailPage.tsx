@@ -48,7 +48,7 @@ export function AuditTrailPage() {
             Filter
           </button>
           <a className="button button-secondary" href={auditCsvUrl(query)} download="audit-trail.csv">
-            Export CSV
+            Download CSV
           </a>
         </div>
       </form>
