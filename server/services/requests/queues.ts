@@ -13,6 +13,7 @@ import type { RequestStatus } from '../../domain/requestStatus.js';
 import type { TesterSample } from '../../domain/resultShape.js';
 import { disciplineOf, type Discipline } from '../../domain/roles.js';
 import { scopeOfDiscipline, type ProgressScope } from '../../db/requestProgress.js';
+import { whereRequestSearched } from '../../db/requestSearch.js';
 import { joinedValues } from '../../db/sql.js';
 import { forbidden } from '../../errors.js';
 import { joinReceipt, RECEIPT_COLUMNS, receiptOf, type ReceiptColumns } from './reception.js';
@@ -45,17 +46,6 @@ interface Plan {
 
 const codesOf = (groups: readonly Group[]) => groups.flatMap((g) => analytesOfGroup(g).map((a) => a.code));
 
-/** `%text%` for LIKE, its own % _ and \ matched literally. */
-const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** Requests whose control number, company or lot contains `q` (case-insensitive). */
-function whereSearched(query: Knex.QueryBuilder, q: string): void {
-  const like = containing(q);
-  query.where((w) => {
-    for (const column of ['r.control_number', 'r.company_name', 'r.lot_batch_no']) w.orWhereRaw(`lower(${column}) like ? escape '\\'`, [like]);
-  });
-}
-
 /**
  * The requests of a list, with their sort key: for testing, the progress rows of the plan's scope (a
  * row exists only for a request with tests of that scope, and says whether they are finished: it has
@@ -83,13 +73,14 @@ function listedRequests(db: Db, plan: Plan, input: QueueInput): { query: Knex.Qu
   return { query, key, status: 'r.status', day: plan.byRelease ? 'r.released_at' : 'r.submission_date' };
 }
 
-function pageOfIds(db: Db, plan: Plan, input: QueueInput): Knex.QueryBuilder {
+/** The page's ids and sort keys (wrapped: a query builder is a promise-like, which `await` would run). */
+async function pageOfIds(db: Db, plan: Plan, input: QueueInput): Promise<{ ids: Knex.QueryBuilder }> {
   const { query, key, status, day } = listedRequests(db, plan, input);
   const direction = input.sort === 'newest' ? 'desc' : 'asc';
   const statuses = input.status ? [input.status] : plan.statuses;
   if (statuses?.length === 1) query.where(status, statuses[0]);
   else if (statuses) query.whereIn(status, statuses);
-  if (input.q) whereSearched(query, input.q);
+  if (input.q) await whereRequestSearched(db, query, input.q);
   // Days are UTC days of the ISO timestamps, `until` inclusive.
   if (input.since) query.where(day, '>=', input.since);
   if (input.until) query.where(day, '<', dayAfter(input.until));
@@ -99,7 +90,7 @@ function pageOfIds(db: Db, plan: Plan, input: QueueInput): Knex.QueryBuilder {
     const op = direction === 'asc' ? '>' : '<';
     query.whereRaw(`(${key} ${op} ? or (${key} = ? and ${id} ${op} ?))`, [k, k, input.after.id]);
   }
-  return query.orderByRaw(`${key} ${direction}, ${id} ${direction}`).limit(input.limit + 1);
+  return { ids: query.orderByRaw(`${key} ${direction}, ${id} ${direction}`).limit(input.limit + 1) };
 }
 
 /** Columns every list shows. */
@@ -172,7 +163,7 @@ function sampleOf(row: Row): TesterSample {
 }
 
 async function runPlan(db: Db, name: QueueName | 'client', plan: Plan, input: QueueInput): Promise<QueuePage> {
-  const ids = pageOfIds(db, plan, input).as('p');
+  const ids = (await pageOfIds(db, plan, input)).ids.as('p');
   const direction = input.sort === 'newest' ? 'desc' : 'asc';
   const withSamples = name === 'for-testing';
   const query = db
@@ -248,7 +239,7 @@ export async function listClientQueue(db: Db, actor: Actor, clientUserId: number
 export async function clientStatusCounts(db: Db, actor: Actor, clientUserId: number, q?: string): Promise<Record<RequestStatus, number>> {
   if (!can(actor, 'request:read', { clientUserId })) throw forbidden();
   const query = db('requests as r').where('r.client_user_id', clientUserId).groupBy('r.status').select('r.status as status', db.raw('count(*) as n'));
-  if (q) whereSearched(query, q);
+  if (q) await whereRequestSearched(db, query, q);
   const rows: { status: RequestStatus; n: number | string }[] = await query;
   const counts = Object.fromEntries(QUEUE_STATUSES.client.map((s) => [s, 0])) as Record<RequestStatus, number>;
   for (const row of rows) counts[row.status] = Number(row.n);
