@@ -1,10 +1,13 @@
 // The lists' search (`q`: text anywhere in a request's control number, company or lot) from an index
 // of substrings, so a search that finds a few requests among 50,000 does not read them all (a scan of
 // the released list's 43,000 requests: 115 ms on SQLite). The searched text is one expression: the
-// three columns lower-cased, joined by a line break (so a match never spans two of them).
+// three columns lower-cased, joined by a line break (so a match never spans two of them), without
+// hyphens, and the search text likewise: '2026-0012' and '20260012' find the same requests. (pg_trgm
+// splits words at a hyphen, so '2026-00' would be looked up as '2026' and '00': 22,000 candidates at
+// 50,000 requests, 31 ms; '202600' narrows them to the control numbers it is in.)
 // - PostgreSQL: a trigram GIN index (pg_trgm) on that expression; the list's query repeats it, and
 //   the planner chooses between the index and walking the list's own order (its statistics on the
-//   expression say how many requests a text finds).
+//   expression, which the migration gathers, say how many requests a text finds).
 // - SQLite: an FTS5 table with the trigram tokenizer (request_search, rowid = request id), kept by
 //   triggers. The planner cannot weigh it against the list's order, so the service asks first how
 //   many requests the text finds (at most SPARSE_HITS + 1): few, and the page reads those by id; many,
@@ -16,30 +19,32 @@ import { isPostgres } from './knex.js';
 type Db = Knex | Knex.Transaction;
 
 const NL = { pg: 'chr(10)', sqlite: 'char(10)' };
+const withoutHyphens = (expression: string) => `replace(${expression}, '-', '')`;
+const bare = (q: string) => q.replaceAll('-', '');
 const searchedText = (db: Db, r: string) =>
-  `lower(coalesce(${r}.control_number, '') || ${isPostgres(db) ? NL.pg : NL.sqlite} || ${r}.company_name || ${isPostgres(db) ? NL.pg : NL.sqlite} || coalesce(${r}.lot_batch_no, ''))`;
+  withoutHyphens(`lower(coalesce(${r}.control_number, '') || ${isPostgres(db) ? NL.pg : NL.sqlite} || ${r}.company_name || ${isPostgres(db) ? NL.pg : NL.sqlite} || coalesce(${r}.lot_batch_no, ''))`);
 
 /** Up to this many matches, SQLite reads the page by id from what the search index found. */
 export const SPARSE_HITS = 1000;
 
 const MIN_INDEXED = 3;
 
-/** `%text%` for LIKE, its own % _ and \ matched literally. */
-const likeContaining = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-/** `*text*` for GLOB, its own * ? and [ matched literally. */
-const globContaining = (text: string) => `*${text.toLowerCase().replace(/[*?[]/g, (c) => `[${c}]`)}*`;
+/** `%text%` for LIKE (without hyphens), its own % _ and \ matched literally. */
+const likeContaining = (text: string) => `%${bare(text).toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** `*text*` for GLOB (without hyphens), its own * ? and [ matched literally. */
+const globContaining = (text: string) => `*${bare(text).toLowerCase().replace(/[*?[]/g, (c) => `[${c}]`)}*`;
 
 /** Column by column, as before the index: a short text, or the many-matches plan on SQLite. */
 function whereColumnsContain(query: Knex.QueryBuilder, r: string, q: string): void {
   const like = likeContaining(q);
   query.where((w) => {
-    for (const column of ['control_number', 'company_name', 'lot_batch_no']) w.orWhereRaw(`lower(${r}.${column}) like ? escape '\\'`, [like]);
+    for (const column of ['control_number', 'company_name', 'lot_batch_no']) w.orWhereRaw(`${withoutHyphens(`lower(${r}.${column})`)} like ? escape '\\'`, [like]);
   });
 }
 
-/** Narrows `query` (over requests as `r`) to the requests whose control number, company or lot contains `q`, case-insensitively. */
+/** Narrows `query` (over requests as `r`) to the requests whose control number, company or lot contains `q`, case-insensitively, hyphens ignored. */
 export async function whereRequestSearched(db: Db, query: Knex.QueryBuilder, q: string, r = 'r'): Promise<void> {
-  if (q.length < MIN_INDEXED) return whereColumnsContain(query, r, q);
+  if (bare(q).length < MIN_INDEXED) return whereColumnsContain(query, r, q);
   if (isPostgres(db)) {
     query.whereRaw(`${searchedText(db, r)} like ? escape '\\'`, [likeContaining(q)]);
     return;
@@ -58,6 +63,9 @@ export async function createRequestSearch(knex: Knex): Promise<void> {
     // In public, not the migrating schema: dropping a schema must not take the extension from another's index.
     const schema = await trigramSchema(knex);
     await knex.raw(`CREATE INDEX requests_search_index ON requests USING gin ((${searchedText(knex, 'requests')}) ${schema}.gin_trgm_ops)`);
+    // The planner's statistics of the indexed expression (how many requests a text finds), which only
+    // ANALYZE gathers: without them it reads a common text from the index and sorts thousands of rows.
+    await knex.raw('ANALYZE requests');
     return;
   }
   // The text is lower-cased already; case_sensitive lets GLOB (whose [ ] escapes LIKE lacks) use the index.

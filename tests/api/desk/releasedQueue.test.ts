@@ -84,6 +84,8 @@ describe(`the released list, keyset-paged and exported (${databaseKind()})`, () 
 
   it('searches by control number and company, and filters by release day (until inclusive)', async () => {
     expect(ids(await staff.get(`/requests/queue/released?q=${seeded[12].controlNumber}`))).toEqual([seeded[12].requestId]);
+    // Hyphens are ignored, in the text and in what is searched.
+    expect(ids(await staff.get(`/requests/queue/released?q=${seeded[12].controlNumber.replace('-', '')}`))).toEqual([seeded[12].requestId]);
     // Two characters are searched without the index (too short for a trigram), with the same answer.
     expect(ids(await staff.get('/requests/queue/released?q=ba&limit=200'))).toEqual(ids(await staff.get('/requests/queue/released?q=bay&limit=200')));
     const bayside = rowsOf(await staff.get('/requests/queue/released?q=bayside&limit=200'));
