@@ -58,11 +58,13 @@ const CSV_HEADER = ['id', 'at', 'actor', 'role', 'action', 'request_id', 'contro
 const auditField = (value: unknown): string =>
   csvField(inertText(value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value)));
 
-/** The audit rows as CSV with a header line (RFC 4180, CRLF line ends). */
-export function auditCsv(rows: readonly AuditRecord[]): string {
-  const lines = [CSV_HEADER.join(',')];
-  for (const r of rows) {
-    lines.push([r.id, r.at, r.actorName, r.actorRole, r.action, r.requestId, r.controlNumber, r.details, r.ip].map(auditField).join(','));
-  }
-  return lines.join('\r\n') + '\r\n';
+/** The header line of the audit CSV. */
+export const auditCsvHeader = (): string => `${CSV_HEADER.join(',')}\r\n`;
+
+/** Audit rows as CSV lines (RFC 4180, CRLF line ends). */
+export function auditCsvRows(rows: readonly AuditRecord[]): string {
+  return rows.map((r) => `${[r.id, r.at, r.actorName, r.actorRole, r.action, r.requestId, r.controlNumber, r.details, r.ip].map(auditField).join(',')}\r\n`).join('');
 }
+
+/** The audit rows as CSV with a header line. */
+export const auditCsv = (rows: readonly AuditRecord[]): string => auditCsvHeader() + auditCsvRows(rows);
