@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useState, type ReactNode } from 'react';
 import type { QueueSort } from '../../../server/domain/queue.js';
 
 const SORT_LABELS: Record<QueueSort, string> = { oldest: 'Oldest first', urgent: 'Most urgent first', newest: 'Newest first' };
@@ -67,30 +67,22 @@ export function QueueControls({ searchWhat, query = '', onSearch, sort, sorts, s
           </select>
         </>
       )}
-      {days && (
-        <>
-          <label htmlFor={`${id}-since`}>
-            {days.of} from
-          </label>
-          <input
-            id={`${id}-since`}
-            className="text-input"
-            type="date"
-            value={days.since}
-            max={days.until || undefined}
-            onChange={(e) => days.onChange({ since: e.target.value, until: days.until })}
-          />
-          <label htmlFor={`${id}-until`}>to</label>
-          <input
-            id={`${id}-until`}
-            className="text-input"
-            type="date"
-            value={days.until}
-            min={days.since || undefined}
-            onChange={(e) => days.onChange({ since: days.since, until: e.target.value })}
-          />
-        </>
-      )}
+      {days &&
+        (['since', 'until'] as const).map((end) => (
+          <Fragment key={end}>
+            <label htmlFor={`${id}-${end}`}>{end === 'since' ? `${days.of} from` : 'to'}</label>
+            <input
+              id={`${id}-${end}`}
+              className="text-input"
+              type="date"
+              value={days[end]}
+              // Neither end passes the other.
+              min={end === 'until' ? days.since || undefined : undefined}
+              max={end === 'since' ? days.until || undefined : undefined}
+              onChange={(e) => days.onChange({ since: days.since, until: days.until, [end]: e.target.value })}
+            />
+          </Fragment>
+        ))}
       <label htmlFor={`${id}-sort`}>Sort</label>
       <select id={`${id}-sort`} className="text-input" value={sort} onChange={(e) => onSort(e.target.value as QueueSort)}>
         {sorts.map((s) => (
