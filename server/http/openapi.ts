@@ -96,10 +96,10 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /requests/labels/:requestId': { summary: 'The sample labels of an approved request as a PDF (desk).' },
   'GET /requests/timeline/:requestId': { summary: 'Every event of a request in order (the owning client without lab-only entries).' },
   'GET /requests/turnaround': {
-    summary: 'The open requests per discipline, and a keyset page of them by age and due date, late ones first, with X-Total-Count and Link rel="next" (desk).',
+    summary: 'The open requests per discipline, and a keyset page of them by age and due date, late ones first, with X-Total-Count and Link rel="next"; ?format=csv streams every open request (desk).',
     query: TurnaroundQuery,
   },
-  'GET /audit': { summary: 'The audit trail filtered by user, request, action and dates, paged; ?format=csv exports it (desk).' },
+  'GET /audit': { summary: 'The audit trail filtered by user, request, action and dates, paged; ?format=csv streams the whole filtered trail (desk).' },
 };
 
 /** A mounted call: method and path as declared (`/requests/approve/:requestId`). */
