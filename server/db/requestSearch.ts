@@ -57,6 +57,9 @@ export async function whereRequestSearched(db: Db, query: Knex.QueryBuilder, q: 
 
 const TRIGGERS = ['request_search_insert', 'request_search_update', 'request_search_delete'];
 
+/** SQLite's search index: the FTS5 table and the shadow tables FTS5 keeps it in. */
+export const REQUEST_SEARCH_TABLES = ['request_search', ...['config', 'content', 'data', 'docsize', 'idx'].map((shadow) => `request_search_${shadow}`)];
+
 /** Creates the search index of the requests there are, kept by the database from then on. */
 export async function createRequestSearch(knex: Knex): Promise<void> {
   if (isPostgres(knex)) {
