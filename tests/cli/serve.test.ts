@@ -53,13 +53,13 @@ describe('labctl serve', () => {
 describe('labctl migrate', () => {
   it('reports status, rolls back and re-applies', async () => {
     const dataDir = newDir();
-    expect((await labctl(['migrate', 'latest'], dataDir)).stderr).toContain('applied 001_initial, 002_list_indexes, 004_certificates, 005_reception, 006_mail_outbox, 007_report_counts, 008_list_search_indexes, 009_client_address_withdrawals, 010_perf_indexes, 011_audit_truncate, 012_settings, 013_request_progress, 014_change_versions, 015_turnaround_paging, 016_audit_trail');
+    expect((await labctl(['migrate', 'latest'], dataDir)).stderr).toContain('applied 001_initial, 002_list_indexes, 004_certificates, 005_reception, 006_mail_outbox, 007_report_counts, 008_list_search_indexes, 009_client_address_withdrawals, 010_perf_indexes, 011_audit_truncate, 012_settings, 013_request_progress, 014_change_versions, 015_turnaround_paging, 016_audit_trail, 017_request_search');
     const status = await labctl(['migrate', 'status', '--json'], dataDir);
-    expect(JSON.parse(status.stdout)).toEqual({ applied: ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail'], pending: [] });
+    expect(JSON.parse(status.stdout)).toEqual({ applied: ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail', '017_request_search'], pending: [] });
     const rollback = await labctl(['migrate', 'rollback', '--all', '--yes'], dataDir);
     expect(rollback.exitCode).toBe(0);
-    expect(rollback.stderr).toContain('reverted 016_audit_trail, 015_turnaround_paging, 014_change_versions, 013_request_progress, 012_settings, 011_audit_truncate, 010_perf_indexes, 009_client_address_withdrawals, 008_list_search_indexes, 007_report_counts, 006_mail_outbox, 005_reception, 004_certificates, 002_list_indexes, 001_initial');
-    expect(JSON.parse((await labctl(['migrate', 'status', '--json'], dataDir)).stdout).pending).toEqual(['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail']);
+    expect(rollback.stderr).toContain('reverted 017_request_search, 016_audit_trail, 015_turnaround_paging, 014_change_versions, 013_request_progress, 012_settings, 011_audit_truncate, 010_perf_indexes, 009_client_address_withdrawals, 008_list_search_indexes, 007_report_counts, 006_mail_outbox, 005_reception, 004_certificates, 002_list_indexes, 001_initial');
+    expect(JSON.parse((await labctl(['migrate', 'status', '--json'], dataDir)).stdout).pending).toEqual(['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail', '017_request_search']);
   });
 });
 
