@@ -172,6 +172,9 @@ async function measureServers({ engine, target, db, bases, baselineUrl, out, lab
     ['for release (staff)', staff, '/requests/queue/for-release?limit=50'],
     ['for release, search (staff)', staff, `/requests/queue/for-release?limit=50&q=${q}`],
     ['released (staff)', staff, '/requests/released?limit=50'],
+    ['released, keyset (staff)', staff, '/requests/queue/released?limit=50'],
+    ['released, search (staff)', staff, `/requests/queue/released?limit=50&q=${q}`],
+    ['released, a month (staff)', staff, `/requests/queue/released?limit=50&since=${year}-01-01&until=${year}-01-31`],
     ['for testing (staff)', staff, '/requests/queue/for-testing?limit=50'],
     ['for testing, search (staff)', staff, `/requests/queue/for-testing?limit=50&q=${q}`],
     ...Object.entries(testers).flatMap(([discipline, cookie]) => [

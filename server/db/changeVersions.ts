@@ -21,6 +21,7 @@
 import type { Knex } from 'knex';
 import { REQUEST_STATUSES, type RequestStatus } from '../domain/requestStatus.js';
 import { isPostgres } from './knex.js';
+import { REQUEST_SEARCH_TABLES } from './requestSearch.js';
 
 export type StatusKind = `status:${RequestStatus}`;
 export type ChangeKind = 'data' | 'sessions' | 'people' | StatusKind;
@@ -30,12 +31,13 @@ const KINDS: ChangeKind[] = ['data', 'sessions', 'people', ...REQUEST_STATUSES.m
 
 /**
  * Tables whose changes move no version: bookkeeping that no cached answer shows, and counts derived
- * from other tables in the same transaction (request_progress, report_counts, audit_counts), whose
- * writes move the versions already; their own triggers would only repeat that work on every write.
+ * from other tables in the same transaction (request_progress, report_counts, audit_counts, and the
+ * search index of the requests), whose writes move the versions already; their own triggers would
+ * only repeat that work on every write.
  */
 export const UNVERSIONED_TABLES = [
   'rate_limits', 'one_time_codes', 'outbox', 'settings', 'lab_versions', 'lab_version_marks', 'knex_migrations', 'knex_migrations_lock',
-  'request_progress', 'report_counts', 'audit_counts',
+  'request_progress', 'report_counts', 'audit_counts', ...REQUEST_SEARCH_TABLES,
 ];
 
 /** How a table's writes move versions. */

@@ -1,6 +1,7 @@
 // The audit trail viewer's filters and its CSV export (issue 15). Pure: the API, the CLI and the UI
 // share the filter rules; the service turns them into one query.
 import { z } from 'zod';
+import { csvField, inertText } from './csv.js';
 import { IdSchema } from './ids.js';
 import type { AuditRecord } from './timeline.js';
 
@@ -53,18 +54,17 @@ export function userFilterOf(value: string): { userId: number } | { name: string
 
 const CSV_HEADER = ['id', 'at', 'actor', 'role', 'action', 'request_id', 'control_number', 'details', 'ip'];
 
-/** One CSV field: quoted when needed; a leading formula character is neutralised for spreadsheets. */
-function csvField(value: unknown): string {
-  let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/** One audit CSV field: quoted when needed, a leading formula character neutralised for spreadsheets. */
+const auditField = (value: unknown): string =>
+  csvField(inertText(value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value)));
+
+/** The header line of the audit CSV. */
+export const auditCsvHeader = (): string => `${CSV_HEADER.join(',')}\r\n`;
+
+/** Audit rows as CSV lines (RFC 4180, CRLF line ends). */
+export function auditCsvRows(rows: readonly AuditRecord[]): string {
+  return rows.map((r) => `${[r.id, r.at, r.actorName, r.actorRole, r.action, r.requestId, r.controlNumber, r.details, r.ip].map(auditField).join(',')}\r\n`).join('');
 }
 
-/** The audit rows as CSV with a header line (RFC 4180, CRLF line ends). */
-export function auditCsv(rows: readonly AuditRecord[]): string {
-  const lines = [CSV_HEADER.join(',')];
-  for (const r of rows) {
-    lines.push([r.id, r.at, r.actorName, r.actorRole, r.action, r.requestId, r.controlNumber, r.details, r.ip].map(csvField).join(','));
-  }
-  return lines.join('\r\n') + '\r\n';
-}
+/** The audit rows as CSV with a header line. */
+export const auditCsv = (rows: readonly AuditRecord[]): string => auditCsvHeader() + auditCsvRows(rows);

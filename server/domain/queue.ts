@@ -1,13 +1,13 @@
 // The work queues people page through all day (GET requests/queue/...): which lists there are, how
 // they sort, the opaque keyset cursor, and the row each screen shows. Pure, so the UI reads the same
 // names and the CSV export writes the same columns.
-import { csvLine } from './reportShape.js';
+import { csvLines, inertText } from './csv.js';
 import type { Receipt } from './reception.js';
 import type { RequestStatus } from './requestStatus.js';
 import type { TesterSample } from './resultShape.js';
 import type { Discipline } from './roles.js';
 
-export const QUEUES = ['pending', 'for-release', 'for-testing'] as const;
+export const QUEUES = ['pending', 'for-release', 'for-testing', 'released'] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 /** The statuses each list holds; the `status` filter narrows within them. */
@@ -15,12 +15,25 @@ export const QUEUE_STATUSES: Record<QueueName | 'client', readonly RequestStatus
   pending: ['PENDING_REVIEW'],
   'for-release': ['FOR_RELEASE'],
   'for-testing': ['FOR_TESTING', 'FOR_RELEASE'],
+  released: ['RELEASED'],
   client: ['PENDING_REVIEW', 'FOR_TESTING', 'FOR_RELEASE', 'RELEASED', 'REJECTED'],
 };
 
-/** oldest / newest: by submission; urgent: earliest due date first. Ties are broken by id. */
+/**
+ * oldest / newest: by submission (on the released list: by release); urgent: earliest due date
+ * first. Ties are broken by id.
+ */
 export const QUEUE_SORTS = ['oldest', 'urgent', 'newest'] as const;
 export type QueueSort = (typeof QUEUE_SORTS)[number];
+
+/** The sorts each list offers (a released request is no longer urgent) and the one it starts in. */
+export const LIST_SORTS: Record<QueueName | 'client', { sorts: readonly QueueSort[]; first: QueueSort }> = {
+  pending: { sorts: QUEUE_SORTS, first: 'oldest' },
+  'for-release': { sorts: QUEUE_SORTS, first: 'oldest' },
+  'for-testing': { sorts: QUEUE_SORTS, first: 'oldest' },
+  released: { sorts: ['newest', 'oldest'], first: 'newest' },
+  client: { sorts: QUEUE_SORTS, first: 'oldest' },
+};
 
 /** A tester's queue holds outstanding work by default; `finished` shows the rest. */
 export const WORK_STATES = ['outstanding', 'finished', 'all'] as const;
@@ -28,8 +41,8 @@ export type WorkState = (typeof WORK_STATES)[number];
 
 export const QUEUE_PAGE_SIZE = 50;
 export const QUEUE_MAX_PAGE_SIZE = 200;
-/** The most rows one CSV export writes. */
-export const QUEUE_MAX_EXPORT = 20_000;
+/** Rows a CSV export reads per query while it streams the whole list. */
+export const QUEUE_EXPORT_CHUNK = 500;
 
 /** Where the last page ended: its last row's sort key and id. */
 export interface QueueCursor {
@@ -44,6 +57,9 @@ export interface QueueFilter {
   status?: RequestStatus;
   /** for-testing only. */
   state?: WorkState;
+  /** YYYY-MM-DD, inclusive: the list's day (the release on the released list, else the submission) from `since` to `until`. */
+  since?: string;
+  until?: string;
   sort: QueueSort;
 }
 
@@ -74,6 +90,8 @@ export interface QueueRow {
   sampleList?: TesterSample[];
   /** for-testing: how the samples arrived (null until received); a flagged receipt warns the tester. */
   receipt?: Receipt | null;
+  /** released: ISO timestamp of the release. */
+  releasedAt?: string;
   /** Client list: why the laboratory rejected the request. */
   rejectionReason?: string | null;
 }
@@ -84,27 +102,27 @@ export interface QueuePage {
   next?: QueueCursor;
 }
 
-/** A spreadsheet would run a cell starting with = + - @ as a formula: such text is quoted with '. */
-const inert = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+const CSV_HEADER = ['Control number', 'Status', 'Company', 'Purpose', 'Lot', 'Samples', 'Tests', 'Submitted', 'Waiting since', 'Due date', 'Any positive', 'Released'];
 
-const CSV_HEADER = ['Control number', 'Status', 'Company', 'Purpose', 'Lot', 'Samples', 'Tests', 'Submitted', 'Waiting since', 'Due date', 'Any positive'];
+/** The header line of a list's CSV export. */
+export const queueCsvHeader = (): string => csvLines([CSV_HEADER]);
 
-/** The rows as CSV (RFC 4180, CRLF), the columns the staff lists show. */
-export function queueCsv(rows: readonly QueueRow[]): string {
-  const lines = rows.map((r) =>
-    csvLine([
+/** The rows as CSV lines (RFC 4180, CRLF), the columns the staff lists show; typed text made inert. */
+export function queueCsvRows(rows: readonly QueueRow[]): string {
+  return csvLines(
+    rows.map((r) => [
       r.controlNumber ?? '',
       r.requestStatus,
-      inert(r.companyName),
-      inert(r.purpose),
-      inert(r.lotBatchNo ?? ''),
+      inertText(r.companyName),
+      inertText(r.purpose),
+      inertText(r.lotBatchNo ?? ''),
       r.samples,
       r.tests.join(' '),
       r.submissionDate,
       r.waitingSince,
       r.dueDate ?? '',
       r.anyPositive === undefined ? '' : r.anyPositive ? 'yes' : 'no',
+      r.releasedAt ?? '',
     ]),
   );
-  return [csvLine(CSV_HEADER), ...lines].join('\r\n') + '\r\n';
 }

@@ -2,6 +2,7 @@
 // per test named '{reportName}PosNegCountsByMonthAndYear', keyed 'YYYY-MM', with all twelve months of
 // the year present. Pure, so the server, the CLI and the UI build, total and export it alike.
 import { analytesOfGroup, GROUPS, type Analyte, type Group } from './catalog.js';
+import { csvLine } from './csv.js';
 
 export interface PosNeg {
   positive: number;
@@ -90,16 +91,6 @@ export function monthTotal(report: GroupReport, group: Group, month: string): Po
     },
     { positive: 0, negative: 0 },
   );
-}
-
-/** One CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
-export function csvField(value: string | number): string {
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export function csvLine(values: readonly (string | number)[]): string {
-  return values.map(csvField).join(',');
 }
 
 /**

@@ -2,6 +2,7 @@
 // page at a time, and the load per discipline. Pure date maths on calendar days (UTC, as due dates
 // are stored).
 import { FAMILIES, FAMILY_LABELS, type Family } from './catalog.js';
+import { csvLines, inertText } from './csv.js';
 import type { RequestStatus } from './requestStatus.js';
 
 /** Statuses still waiting on the laboratory. */
@@ -69,4 +70,25 @@ export function disciplineLoads(counts: readonly { family: string; open: number;
     const c = counts.find((x) => x.family === family);
     return { family, label: FAMILY_LABELS[family], open: c?.open ?? 0, late: c?.late ?? 0, oldestSubmission: c?.oldest ?? null };
   });
+}
+
+const CSV_HEADER = ['Control number', 'Status', 'Company', 'Disciplines', 'Submitted', 'Due date', 'Age (days)', 'Days late'];
+
+/** The header line of the turnaround CSV download. */
+export const turnaroundCsvHeader = (): string => csvLines([CSV_HEADER]);
+
+/** Open requests as CSV lines (RFC 4180, CRLF), in the order given; typed text made inert. */
+export function turnaroundCsvRows(requests: readonly TurnaroundRequest[]): string {
+  return csvLines(
+    requests.map((r) => [
+      r.controlNumber ?? '',
+      r.status,
+      inertText(r.companyName),
+      r.families.map((f) => FAMILY_LABELS[f]).join(' / '),
+      r.submissionDate,
+      r.dueDate ?? '',
+      r.ageDays,
+      r.daysLate,
+    ]),
+  );
 }

@@ -3,7 +3,8 @@
 // append: the log is never updated or deleted.
 import type { Knex } from 'knex';
 import { countsByAction } from '../db/actionCounts.js';
-import { actionMatches, dayAfter, requestFilterOf, userFilterOf, type AuditFilter } from '../domain/auditTrail.js';
+import { actionMatches, auditCsvHeader, auditCsvRows, dayAfter, requestFilterOf, userFilterOf, type AuditFilter } from '../domain/auditTrail.js';
+import { QUEUE_EXPORT_CHUNK } from '../domain/queue.js';
 import type { AuditRecord } from '../domain/timeline.js';
 import { lengthTold, sliced, type Page, type PageRequest } from './requests/lists.js';
 
@@ -124,6 +125,27 @@ export async function listAuditTrail(db: Db, filter: AuditFilter, page: PageRequ
     : auditQuery(db).whereIn('a.id', sliced(matching(db('audit_log as a'), where).select('a.id').orderBy(NEWEST_FIRST), page));
   const rows: AuditColumns[] = await query.select(COLUMNS).orderBy(NEWEST_FIRST);
   return { rows: rows.map(toRecord), total: lengthTold(page, rows.length) ?? (await countOf(db, where, counts)) };
+}
+
+/**
+ * The whole filtered trail, newest first, as CSV text, read QUEUE_EXPORT_CHUNK entries per query by
+ * keyset (the (at, id) below the chunk before's last) while it is sent. The caller checked the reader.
+ */
+export async function auditTrailCsvExport(db: Db, filter: AuditFilter): Promise<AsyncIterable<string>> {
+  const where = await whereOf(db, filter, () => countsByAction(db, 'audit_counts', filter));
+  return (async function* () {
+    yield auditCsvHeader();
+    for (let after: { at: string; id: number } | undefined; ; ) {
+      // The chunk's ids from audit_log alone, as a page's (listAuditTrail says why).
+      const ids = matching(db('audit_log as a'), where).select('a.id').orderBy(NEWEST_FIRST).limit(QUEUE_EXPORT_CHUNK);
+      if (after) ids.whereRaw('(a.at < ? or (a.at = ? and a.id < ?))', [after.at, after.at, after.id]);
+      const rows: AuditColumns[] = await auditQuery(db).whereIn('a.id', ids).select(COLUMNS).orderBy(NEWEST_FIRST);
+      yield auditCsvRows(rows.map(toRecord));
+      const last = rows.at(-1);
+      if (rows.length < QUEUE_EXPORT_CHUNK || !last) return;
+      after = { at: last.at, id: Number(last.id) };
+    }
+  })();
 }
 
 async function countOf(db: Db, where: Where, counts: () => Promise<Map<string, number>>): Promise<number> {

@@ -3,7 +3,7 @@ import { migrateLatest, migrateRollback, migrationStatus } from '../../server/db
 import { migrationSource } from '../../server/db/migrations/index.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
 
-const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail', '018_version_triggers'];
+const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail', '017_request_search', '018_version_triggers'];
 
 const TABLES = [
   'users', 'clients', 'requests', 'request_tests', 'samples', 'analyses', 'request_messages', 'audit_log',
@@ -130,6 +130,16 @@ describe(`migrations (${databaseKind()})`, () => {
     expect(await counted()).toBe(2);
     await database.db('audit_log').insert([{ at: '2026-01-03T12:00:00.000Z', action: 'test.counted' }, { at: '2026-01-04T00:00:00.000Z', action: 'test.counted' }]);
     expect(await counted()).toBe(3);
+  });
+
+  it('017_request_search adds the search index of the lists (a trigram index) and takes it away again', async () => {
+    const searchIndex = async () =>
+      database.kind === 'postgres' ? (await indexesOfRequests()).includes('requests_search_index') : database.db.schema.hasTable('request_search');
+    expect(await searchIndex()).toBe(true);
+    await database.db.migrate.down({ migrationSource, name: '017_request_search' });
+    expect(await searchIndex()).toBe(false);
+    expect(await migrateLatest(database.db)).toEqual(['017_request_search']);
+    expect(await searchIndex()).toBe(true);
   });
 
   it('011_audit_truncate refuses emptying audit_log at once (TRUNCATE on PostgreSQL, DELETE FROM on SQLite)', async () => {

@@ -171,7 +171,9 @@ test.describe("the client's work bench at volume", () => {
     // The session ends on the server; the next call (a filter) finds it gone.
     await withServerDb(lab, (db) => db('sessions').del());
     await page.getByRole('combobox', { name: 'Status' }).selectOption('RELEASED');
-    await expect(page).toHaveURL(`/login?next=${encodeURIComponent(track)}`);
+    // The filter is part of the page's address, so the user comes back to the filtered list.
+    const filtered = `${track}?status=RELEASED`;
+    await expect(page).toHaveURL(`/login?next=${encodeURIComponent(filtered)}`);
     await expect(page.getByRole('alert')).toHaveText('Your session has expired');
     await expect(page.getByRole('button', { name: 'Log out' })).toHaveCount(0);
     await expectNoAxeViolations(page, { atLeast: 'serious' });
@@ -184,14 +186,15 @@ test.describe("the client's work bench at volume", () => {
     await expect(page).toHaveURL(/\/tfa\/[^/?]+\?next=/);
     await page.getByLabel('Login code').fill(await readLoginCode(lab, email, mark));
     await page.getByRole('button', { name: 'Log In', exact: true }).click();
-    await expect(page).toHaveURL(track);
+    await expect(page).toHaveURL(filtered);
     await expect(page.getByRole('heading', { level: 1, name: 'Track My Request' })).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Status' })).toHaveValue('RELEASED');
     await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
 
     // A tab left idle while the session expired: coming back to it, the header no longer shows the user.
     await withServerDb(lab, (db) => db('sessions').del());
     await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
-    await expect(page).toHaveURL(`/login?next=${encodeURIComponent(track)}`);
+    await expect(page).toHaveURL(`/login?next=${encodeURIComponent(filtered)}`);
     await expect(page.getByRole('button', { name: 'Log out' })).toHaveCount(0);
 
     // A next page on another site is never followed: the login goes home.

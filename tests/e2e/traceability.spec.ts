@@ -165,7 +165,7 @@ test.describe('traceability', () => {
     await expect(rows.nth(1)).toContainText('request.receive');
     await expect(rows.nth(1)).toContainText('"containers":3');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     const csv = fs.readFileSync(await download.path(), 'utf8').trimEnd().split('\r\n');
     expect(csv[0]).toBe('id,at,actor,role,action,request_id,control_number,details,ip');
     expect(csv).toHaveLength(2);

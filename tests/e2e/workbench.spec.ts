@@ -155,9 +155,9 @@ test.describe('the work bench at volume', () => {
     await page.getByRole('combobox', { name: 'Discipline' }).selectOption('molbio');
     await expect(rows).toHaveCount(1);
     const download = page.waitForEvent('download');
-    await page.getByRole('link', { name: 'Export CSV of the pending requests' }).click();
+    await page.getByRole('link', { name: 'Download CSV of the pending requests' }).click();
     const csv = await (await download).path().then((file) => import('node:fs/promises').then((fs) => fs.readFile(file!, 'utf8')));
-    expect(csv.split('\r\n')[0]).toBe('Control number,Status,Company,Purpose,Lot,Samples,Tests,Submitted,Waiting since,Due date,Any positive');
+    expect(csv.split('\r\n')[0]).toBe('Control number,Status,Company,Purpose,Lot,Samples,Tests,Submitted,Waiting since,Due date,Any positive,Released');
     expect(csv).toContain('LOT-WORKBENCH-7');
 
     await page.goto(`/for-release/${userId}`);

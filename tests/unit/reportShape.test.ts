@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analytesOfGroup, findAnalyte } from '../../server/domain/catalog.js';
+import { csvField } from '../../server/domain/csv.js';
 import {
   buildGroupReport,
-  csvField,
   groupOfReportPath,
   monthsOfYear,
   monthTotal,

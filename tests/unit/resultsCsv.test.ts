@@ -10,7 +10,7 @@ import {
   splitUnquoted,
   type ImportTarget,
 } from '../../server/domain/resultsCsv.js';
-import { csvLine } from '../../server/domain/reportShape.js';
+import { csvLine } from '../../server/domain/csv.js';
 import { isWellFormedText } from '../../server/domain/wellFormedText.js';
 
 const csv = (...lines: string[]) => [RESULTS_CSV_HEADER, ...lines].join('\n');

@@ -16,6 +16,7 @@ import * as m013 from './013_request_progress.js';
 import * as m014 from './014_change_versions.js';
 import * as m015 from './015_turnaround_paging.js';
 import * as m016 from './016_audit_trail.js';
+import * as m017 from './017_request_search.js';
 import * as m018 from './018_version_triggers.js';
 
 interface Migration {
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '014_change_versions': m014,
   '015_turnaround_paging': m015,
   '016_audit_trail': m016,
+  '017_request_search': m017,
   '018_version_triggers': m018,
 };
 

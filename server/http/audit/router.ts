@@ -3,10 +3,11 @@
 // The log is append-only: this group has no call that changes or deletes an entry.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { auditCsv, AuditFilter } from '../../domain/auditTrail.js';
-import { listAuditTrail } from '../../services/auditTrail.js';
+import { AuditFilter } from '../../domain/auditTrail.js';
+import { auditTrailCsvExport, listAuditTrail } from '../../services/auditTrail.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppState } from '../context.js';
+import { sendCsv } from '../csvExport.js';
 import { authorize } from '../guards.js';
 import { cachedRead } from '../middleware/cachedRead.js';
 import { answerPage, pageAsked } from '../paging.js';
@@ -48,14 +49,8 @@ export function auditRouter(deps: AppDeps): Router<AppState> {
     authorize(ctx, 'audit:read');
     const filter = parseInput(AuditFilter, ctx.query);
     const { format } = parseInput(Format, { format: ctx.query.format });
-    if (format === 'csv') {
-      // The export is the whole filtered trail, not a page of it.
-      const { rows } = await listAuditTrail(deps.db, filter, {});
-      ctx.type = 'text/csv; charset=utf-8';
-      ctx.attachment('audit-trail.csv');
-      ctx.body = auditCsv(rows);
-      return;
-    }
+    // The export is the whole filtered trail, not a page of it, streamed as it is read.
+    if (format === 'csv') return sendCsv(ctx, 'audit-trail.csv', await auditTrailCsvExport(deps.db, filter));
     const asked = pageAsked(ctx, { paged: true });
     answerPage(ctx, asked, await listAuditTrail(deps.db, filter, asked));
   });

@@ -2,17 +2,17 @@
 // SPEC calls (requests/pending, requests/for-release, requests/for-testing, requests/clientrequest),
 // which keep answering as SPEC says. A page is the JSON array of rows; while rows remain, a Link
 // rel="next" carries the same query with the cursor of the page's last row. `format=csv` exports
-// the whole filtered list (up to QUEUE_MAX_EXPORT rows) for a spreadsheet.
+// the whole filtered list for a spreadsheet, streamed in keyset chunks (server/http/csvExport.ts).
 import { z } from 'zod';
+import { AuditFilter } from '../../domain/auditTrail.js';
 import { IdSchema } from '../../domain/ids.js';
 import {
-  QUEUE_MAX_EXPORT,
+  LIST_SORTS,
   QUEUE_MAX_PAGE_SIZE,
   QUEUE_PAGE_SIZE,
   QUEUE_SORTS,
   QUEUE_STATUSES,
   QUEUES,
-  queueCsv,
   WORK_STATES,
   type QueueName,
   type QueuePage,
@@ -20,9 +20,10 @@ import {
 import { badRequest } from '../../errors.js';
 import { REQUEST_STATUSES } from '../../domain/requestStatus.js';
 import { DISCIPLINES } from '../../domain/roles.js';
-import { clientStatusCounts, listClientQueue, listQueue, type QueueInput } from '../../services/requests/queues.js';
+import { clientStatusCounts, listClientQueue, listQueue, queueCsvExport, type QueueInput } from '../../services/requests/queues.js';
 import { parseInput } from '../../validation.js';
 import type { AppContext, AppDeps, AppRouter } from '../context.js';
+import { sendCsv } from '../csvExport.js';
 import { requireUser } from '../guards.js';
 import { linkNextAfter } from '../paging.js';
 import { decodeCursor, encodeCursor } from '../queueCursor.js';
@@ -51,14 +52,15 @@ export const QueueQuery = z
     discipline: z.enum(DISCIPLINES, `must be one of ${DISCIPLINES.join(', ')}`).optional(),
     status: z.enum(REQUEST_STATUSES, `must be one of ${REQUEST_STATUSES.join(', ')}`).optional(),
     state: z.enum(WORK_STATES, `must be one of ${WORK_STATES.join(', ')}`).optional(),
-    sort: z.enum(QUEUE_SORTS, `must be one of ${QUEUE_SORTS.join(', ')}`).default('oldest'),
+    // Each list's own first sort when left out (LIST_SORTS).
+    sort: z.enum(QUEUE_SORTS, `must be one of ${QUEUE_SORTS.join(', ')}`).optional(),
+    since: AuditFilter.shape.since,
+    until: AuditFilter.shape.until,
     format: z.enum(['json', 'csv'], 'must be json or csv').default('json'),
   })
   .superRefine((query, ctx) => {
-    if (query.after === undefined) return;
-    const decoded = decodeCursor(query.after);
-    if (!decoded) ctx.addIssue({ code: 'custom', path: ['after'], message: 'is not a cursor of this list' });
-    else if (decoded.sort !== query.sort) ctx.addIssue({ code: 'custom', path: ['after'], message: `is a cursor of the ${decoded.sort} order, not ${query.sort}` });
+    if (query.since && query.until && query.since > query.until) ctx.addIssue({ code: 'custom', path: ['until'], message: 'must not be before since' });
+    if (query.after !== undefined && !decodeCursor(query.after)) ctx.addIssue({ code: 'custom', path: ['after'], message: 'is not a cursor of this list' });
   });
 
 /** The track list's counts: of the requests the same search finds. */
@@ -66,8 +68,6 @@ export const CountsQuery = z.strictObject({ q: SearchText });
 
 const QueueParams = z.object({ name: z.enum(QUEUES, `must be one of ${QUEUES.join(', ')}`) });
 const ClientParams = z.object({ userId: IdSchema });
-
-type Parsed = z.output<typeof QueueQuery>;
 
 const QUEUE_PAGE: Reply[] = [json('A page of rows; Link rel="next" while rows remain.', z.array(QueueRowBody), { headers: ['Link'] }), csv('format=csv: the whole filtered list.')];
 const CLIENT_COUNTS: RouteDoc = {
@@ -91,7 +91,7 @@ const CLIENT_QUEUE: RouteDoc = {
 const WORK_QUEUE: RouteDoc = {
   method: 'get',
   path: '/requests/queue/:name',
-  summary: 'A work queue (pending, for-release, for-testing) a keyset page at a time, with search, filters, sorts and CSV export.',
+  summary: 'A work queue (pending, for-release, for-testing, released) a keyset page at a time, with search, filters, sorts and CSV export.',
   params: QueueParams,
   query: QueueQuery,
   responses: { 200: QUEUE_PAGE },
@@ -99,24 +99,24 @@ const WORK_QUEUE: RouteDoc = {
 };
 
 /** The query checked, with the statuses `list` holds (400 for a status it never holds). */
-function queueInput(ctx: AppContext, list: QueueName | 'client'): { input: QueueInput; format: Parsed['format'] } {
-  const { after, format, q, ...query } = parseInput(QueueQuery, ctx.query);
+function queueInput(ctx: AppContext, list: QueueName | 'client'): { input: QueueInput; format: 'json' | 'csv' } {
+  const { after, format, q, sort: asked, ...query } = parseInput(QueueQuery, ctx.query);
   if (query.status && !QUEUE_STATUSES[list].includes(query.status)) {
     throw badRequest(`status: must be one of ${QUEUE_STATUSES[list].join(', ')} on this list`);
   }
   if (query.state && list !== 'for-testing') throw badRequest('state: applies to the for-testing list only');
-  const input: QueueInput = { ...query, q: q || undefined, after: after ? decodeCursor(after)!.cursor : undefined };
-  if (format === 'csv') input.limit = QUEUE_MAX_EXPORT;
-  return { input, format };
+  const { sorts, first } = LIST_SORTS[list];
+  const sort = asked ?? first;
+  if (!sorts.includes(sort)) throw badRequest(`sort: must be one of ${sorts.join(', ')} on this list`);
+  const cursor = after ? decodeCursor(after)! : undefined;
+  if (cursor && cursor.sort !== sort) throw badRequest(`after: is a cursor of the ${cursor.sort} order, not ${sort}`);
+  return { input: { ...query, sort, q: q || undefined, after: cursor?.cursor }, format };
 }
 
-function answer(ctx: AppContext, list: string, input: QueueInput, format: Parsed['format'], page: QueuePage): void {
-  if (format === 'csv') {
-    ctx.type = 'text/csv; charset=utf-8';
-    ctx.set('Content-Disposition', `attachment; filename="${list}.csv"`);
-    ctx.body = queueCsv(page.rows);
-    return;
-  }
+/** A page of the list as JSON, or (format=csv) the whole filtered list streamed as `{list}.csv`. */
+async function answer(ctx: AppContext, list: string, read: (input: QueueInput) => Promise<QueuePage>, { input, format }: ReturnType<typeof queueInput>): Promise<void> {
+  if (format === 'csv') return sendCsv(ctx, `${list}.csv`, await queueCsvExport(read, input));
+  const page = await read(input);
   if (page.next) linkNextAfter(ctx, encodeCursor(input.sort, page.next));
   ctx.body = page.rows;
 }
@@ -131,8 +131,7 @@ export function queueRoutes(router: AppRouter, deps: AppDeps): void {
 
   route(router, CLIENT_QUEUE, cached, async (ctx) => {
     const { userId } = parseInput(ClientParams, ctx.params);
-    const { input, format } = queueInput(ctx, 'client');
-    answer(ctx, 'requests', input, format, await listClientQueue(deps.db, requireUser(ctx), userId, input));
+    await answer(ctx, 'requests', (input) => listClientQueue(deps.db, requireUser(ctx), userId, input), queueInput(ctx, 'client'));
   });
 
   // A work queue is computed again only when a request of its statuses changed.
@@ -142,7 +141,6 @@ export function queueRoutes(router: AppRouter, deps: AppDeps): void {
   };
   route(router, WORK_QUEUE, cachedRead(deps, queueKinds), async (ctx) => {
     const { name } = parseInput(QueueParams, ctx.params);
-    const { input, format } = queueInput(ctx, name);
-    answer(ctx, name, input, format, await listQueue(deps.db, requireUser(ctx), name, input));
+    await answer(ctx, name, (input) => listQueue(deps.db, requireUser(ctx), name, input), queueInput(ctx, name));
   });
 }

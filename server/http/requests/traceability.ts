@@ -7,9 +7,10 @@ import { OPEN_REQUEST_STATUSES, type UrgencyCursor } from '../../domain/turnarou
 import { sampleLabels } from '../../services/requests/labels.js';
 import { findReceipt, recordReceipt } from '../../services/requests/reception.js';
 import { requestTimeline } from '../../services/requests/timeline.js';
-import { turnaround } from '../../services/requests/turnaround.js';
+import { turnaround, turnaroundCsvExport } from '../../services/requests/turnaround.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppRouter } from '../context.js';
+import { sendCsv } from '../csvExport.js';
 import { authorize, requireUser } from '../guards.js';
 import { cachedRead } from '../middleware/cachedRead.js';
 import { linkNextAfter } from '../paging.js';
@@ -17,7 +18,7 @@ import { decodeKeyset, encodeKeyset } from '../queueCursor.js';
 import { requestsIn } from '../../services/readCache.js';
 import { authorizeRequestRead, RequestIdParams } from './client.js';
 import { KeysetAfter, KeysetLimit } from './queue.js';
-import { json, pdf, route, type RouteDoc } from '../route.js';
+import { csv, json, pdf, route, type RouteDoc } from '../route.js';
 import { ReceiptAnswerBody, ReceiptBody, TimelineBody, TurnaroundBody } from './bodies.js';
 
 const URGENCY = 'urgency';
@@ -31,6 +32,8 @@ export const TurnaroundQuery = z.strictObject({
     ctx.addIssue({ code: 'custom', message: 'is not a cursor of this list' });
     return z.NEVER;
   }),
+  // csv: every open request in urgency order, streamed (not the page).
+  format: z.enum(['json', 'csv'], 'must be json or csv').default('json'),
 });
 
 const RECEIVE: RouteDoc = {
@@ -69,9 +72,9 @@ const TIMELINE: RouteDoc = {
 const TURNAROUND: RouteDoc = {
   method: 'get',
   path: '/requests/turnaround',
-  summary: 'The open requests per discipline, and a keyset page of them by age and due date, late ones first, with X-Total-Count and Link rel="next" (desk).',
+  summary: 'The open requests per discipline, and a keyset page of them by age and due date, late ones first, with X-Total-Count and Link rel="next"; ?format=csv downloads every open request in that order (desk).',
   query: TurnaroundQuery,
-  responses: { 200: json('The figures and a page of requests.', TurnaroundBody, { headers: ['X-Total-Count', 'Link'] }) },
+  responses: { 200: [json('The figures and a page of requests.', TurnaroundBody, { headers: ['X-Total-Count', 'Link'] }), csv('format=csv: every open request, streamed.')] },
   errors: [403],
 };
 
@@ -108,8 +111,10 @@ export function traceabilityRoutes(router: AppRouter, deps: AppDeps): void {
   // Computed again only when an open request changed (the day is part of every cached answer's key).
   route(router, TURNAROUND, cachedRead(deps, requestsIn(OPEN_REQUEST_STATUSES)), async (ctx) => {
     const user = authorize(ctx, 'request:review');
-    const page = parseInput(TurnaroundQuery, ctx.query);
-    const { turnaround: body, total, next } = await turnaround(deps.db, user, deps.clock.now().toISOString().slice(0, 10), page);
+    const { format, ...page } = parseInput(TurnaroundQuery, ctx.query);
+    const today = deps.clock.now().toISOString().slice(0, 10);
+    if (format === 'csv') return sendCsv(ctx, `turnaround-${today}.csv`, turnaroundCsvExport(deps.db, user, today));
+    const { turnaround: body, total, next } = await turnaround(deps.db, user, today, page);
     ctx.set('X-Total-Count', String(total));
     if (next) linkNextAfter(ctx, encodeKeyset(URGENCY, [next.dueKey, next.submissionDate], next.id));
     ctx.body = body;

@@ -6,12 +6,14 @@
 // outer query adds what the screens show for those rows only (samples, tests, progress, positives).
 import type { Knex } from 'knex';
 import { analytesOfGroup, catalogOrder, DISCIPLINE_GROUPS, type Group } from '../../domain/catalog.js';
+import { dayAfter } from '../../domain/auditTrail.js';
 import { can, type Actor } from '../../domain/policies.js';
-import { QUEUE_STATUSES, type QueueCursor, type QueueFilter, type QueueName, type QueuePage, type QueueRow } from '../../domain/queue.js';
+import { QUEUE_EXPORT_CHUNK, QUEUE_STATUSES, queueCsvHeader, queueCsvRows, type QueueCursor, type QueueFilter, type QueueName, type QueuePage, type QueueRow } from '../../domain/queue.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
 import type { TesterSample } from '../../domain/resultShape.js';
 import { disciplineOf, type Discipline } from '../../domain/roles.js';
 import { scopeOfDiscipline, type ProgressScope } from '../../db/requestProgress.js';
+import { whereRequestSearched } from '../../db/requestSearch.js';
 import { joinedValues } from '../../db/sql.js';
 import { forbidden } from '../../errors.js';
 import { joinReceipt, RECEIPT_COLUMNS, receiptOf, type ReceiptColumns } from './reception.js';
@@ -25,6 +27,8 @@ export interface QueueInput extends QueueFilter {
 
 /** A due date that is missing sorts last on both databases (NO_DUE_DATE, as the progress rows store it). */
 const SORT_KEYS = { oldest: 'r.submission_date', newest: 'r.submission_date', urgent: "coalesce(r.due_date, '9999-12-31')" } as const;
+/** The released list sorts and filters by release ((status, released_at, id) index of migration 002); it refuses urgent. */
+const RELEASE_SORT_KEYS = { oldest: 'r.released_at', newest: 'r.released_at', urgent: 'r.released_at' } as const;
 const PROGRESS_SORT_KEYS = { oldest: 'p.submission_date', newest: 'p.submission_date', urgent: 'p.due_key' } as const;
 
 interface Plan {
@@ -35,21 +39,12 @@ interface Plan {
   /** The progress rows of the caller's discipline (or of every analysis). */
   scope: ProgressScope;
   clientUserId?: number;
+  /** Whether the list's day (sort and since/until) is the release rather than the submission. */
+  byRelease?: boolean;
   columns: (db: Db) => Knex.Raw[];
 }
 
 const codesOf = (groups: readonly Group[]) => groups.flatMap((g) => analytesOfGroup(g).map((a) => a.code));
-
-/** `%text%` for LIKE, its own % _ and \ matched literally. */
-const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** Requests whose control number, company or lot contains `q` (case-insensitive). */
-function whereSearched(query: Knex.QueryBuilder, q: string): void {
-  const like = containing(q);
-  query.where((w) => {
-    for (const column of ['r.control_number', 'r.company_name', 'r.lot_batch_no']) w.orWhereRaw(`lower(${column}) like ? escape '\\'`, [like]);
-  });
-}
 
 /**
  * The requests of a list, with their sort key: for testing, the progress rows of the plan's scope (a
@@ -57,16 +52,16 @@ function whereSearched(query: Knex.QueryBuilder, q: string): void {
  * analyses there and none misses a value or a remark; outstanding is every other one, including a
  * request with nothing to enter yet); otherwise the requests themselves.
  */
-function listedRequests(db: Db, plan: Plan, input: QueueInput): { query: Knex.QueryBuilder; key: string; status: string } {
+function listedRequests(db: Db, plan: Plan, input: QueueInput): { query: Knex.QueryBuilder; key: string; status: string; day: string } {
   if (input.state) {
     const key = PROGRESS_SORT_KEYS[input.sort];
     const query = db('request_progress as p').select('p.request_id as id', db.raw(`${key} as sort_key`)).where('p.scope', plan.scope);
     if (input.state !== 'all') query.where('p.finished', input.state === 'finished' ? 1 : 0);
     // The search reads the request's own columns.
     if (input.q) query.join('requests as r', 'r.id', 'p.request_id');
-    return { query, key, status: 'p.status' };
+    return { query, key, status: 'p.status', day: 'p.submission_date' };
   }
-  const key = SORT_KEYS[input.sort];
+  const key = (plan.byRelease ? RELEASE_SORT_KEYS : SORT_KEYS)[input.sort];
   const query = db('requests as r').select('r.id', db.raw(`${key} as sort_key`));
   if (plan.clientUserId !== undefined) query.where('r.client_user_id', plan.clientUserId);
   if (plan.groups && plan.statuses?.includes('PENDING_REVIEW')) {
@@ -75,23 +70,27 @@ function listedRequests(db: Db, plan: Plan, input: QueueInput): { query: Knex.Qu
     // Past review a request has a progress row for each discipline it has tests of: one key lookup.
     query.whereExists(db('request_progress as g').select(db.raw('1')).whereRaw('g.request_id = r.id').where('g.scope', plan.scope));
   }
-  return { query, key, status: 'r.status' };
+  return { query, key, status: 'r.status', day: plan.byRelease ? 'r.released_at' : 'r.submission_date' };
 }
 
-function pageOfIds(db: Db, plan: Plan, input: QueueInput): Knex.QueryBuilder {
-  const { query, key, status } = listedRequests(db, plan, input);
+/** The page's ids and sort keys (wrapped: a query builder is a promise-like, which `await` would run). */
+async function pageOfIds(db: Db, plan: Plan, input: QueueInput): Promise<{ ids: Knex.QueryBuilder }> {
+  const { query, key, status, day } = listedRequests(db, plan, input);
   const direction = input.sort === 'newest' ? 'desc' : 'asc';
   const statuses = input.status ? [input.status] : plan.statuses;
   if (statuses?.length === 1) query.where(status, statuses[0]);
   else if (statuses) query.whereIn(status, statuses);
-  if (input.q) whereSearched(query, input.q);
+  if (input.q) await whereRequestSearched(db, query, input.q);
+  // Days are UTC days of the ISO timestamps, `until` inclusive.
+  if (input.since) query.where(day, '>=', input.since);
+  if (input.until) query.where(day, '<', dayAfter(input.until));
   const id = input.state ? 'p.request_id' : 'r.id';
   if (input.after) {
     const k = input.after.key;
     const op = direction === 'asc' ? '>' : '<';
     query.whereRaw(`(${key} ${op} ? or (${key} = ? and ${id} ${op} ?))`, [k, k, input.after.id]);
   }
-  return query.orderByRaw(`${key} ${direction}, ${id} ${direction}`).limit(input.limit + 1);
+  return { ids: query.orderByRaw(`${key} ${direction}, ${id} ${direction}`).limit(input.limit + 1) };
 }
 
 /** Columns every list shows. */
@@ -112,6 +111,7 @@ const PLAN_COLUMNS: Record<QueueName | 'client', Plan['columns']> = {
     db.raw('pr.last_entered_at as last_entered'),
   ],
   'for-testing': (db) => [db.raw('pr.total as progress_total'), db.raw('pr.complete as progress_entered')],
+  released: (db) => [db.raw('r.released_at as released_at')],
   client: (db) => [
     db.raw("(select m.body from request_messages m where m.request_id = r.id and m.kind = 'rejection' order by m.id desc limit 1) as rejection_reason"),
   ],
@@ -122,7 +122,7 @@ type Row = Record<string, unknown>;
 function presentRow(name: QueueName | 'client', row: Row): QueueRow {
   const status = row.status as RequestStatus;
   const tests = String(row.tests ?? '').split(',').filter((c) => c !== '').sort((a, b) => catalogOrder(a) - catalogOrder(b));
-  const waitingSince = name === 'for-release' ? (row.last_entered ?? row.approved_at) : name === 'for-testing' ? row.approved_at : row.submission_date;
+  const waitingSince = name === 'released' ? row.released_at : name === 'for-release' ? (row.last_entered ?? row.approved_at) : name === 'for-testing' ? row.approved_at : row.submission_date;
   const result: QueueRow = {
     requestId: Number(row.id),
     controlNumber: (row.control_number as string | null) ?? null,
@@ -138,6 +138,7 @@ function presentRow(name: QueueName | 'client', row: Row): QueueRow {
     dueDate: status === 'REJECTED' ? null : ((row.due_date as string | null) ?? null),
   };
   if (name === 'for-release') result.anyPositive = Number(row.any_positive) === 1;
+  if (name === 'released') result.releasedAt = String(row.released_at);
   if (name === 'for-testing') result.progress = { entered: Number(row.progress_entered), total: Number(row.progress_total) };
   if (name === 'client') result.rejectionReason = status === 'REJECTED' ? ((row.rejection_reason as string | null) ?? null) : null;
   return result;
@@ -162,7 +163,7 @@ function sampleOf(row: Row): TesterSample {
 }
 
 async function runPlan(db: Db, name: QueueName | 'client', plan: Plan, input: QueueInput): Promise<QueuePage> {
-  const ids = pageOfIds(db, plan, input).as('p');
+  const ids = (await pageOfIds(db, plan, input)).ids.as('p');
   const direction = input.sort === 'newest' ? 'desc' : 'asc';
   const withSamples = name === 'for-testing';
   const query = db
@@ -212,14 +213,16 @@ function disciplineFor(actor: Actor, input: QueueInput): Discipline | undefined 
 /** One page of a work queue, as the actor may see it. */
 export async function listQueue(db: Db, actor: Actor, name: QueueName, input: QueueInput): Promise<QueuePage> {
   const desk = can(actor, 'request:review');
-  const allowed = name === 'pending' ? desk : name === 'for-release' ? desk || disciplineOf(actor.role) !== null : can(actor, 'results:list-for-testing');
+  // Testers read the for-release and released lists of their discipline, as GET requests/released.
+  const allowed = name === 'pending' ? desk : name === 'for-release' || name === 'released' ? desk || disciplineOf(actor.role) !== null : can(actor, 'results:list-for-testing');
   if (!allowed) throw forbidden();
   const discipline = disciplineFor(actor, input);
   const groups = discipline ? DISCIPLINE_GROUPS[discipline] : undefined;
   const state = name === 'for-testing' ? (input.state ?? 'outstanding') : undefined;
   // Outstanding work is never FOR_RELEASE: that status means every analysis is complete.
   const statuses = state === 'outstanding' ? (['FOR_TESTING'] as const) : QUEUE_STATUSES[name];
-  return runPlan(db, name, { statuses, groups, scope: scopeOfDiscipline(discipline), columns: PLAN_COLUMNS[name] }, { ...input, state });
+  const plan: Plan = { statuses, groups, scope: scopeOfDiscipline(discipline), byRelease: name === 'released', columns: PLAN_COLUMNS[name] };
+  return runPlan(db, name, plan, { ...input, state });
 }
 
 /** One page of a client's track list (the client itself, or the desk). */
@@ -236,9 +239,26 @@ export async function listClientQueue(db: Db, actor: Actor, clientUserId: number
 export async function clientStatusCounts(db: Db, actor: Actor, clientUserId: number, q?: string): Promise<Record<RequestStatus, number>> {
   if (!can(actor, 'request:read', { clientUserId })) throw forbidden();
   const query = db('requests as r').where('r.client_user_id', clientUserId).groupBy('r.status').select('r.status as status', db.raw('count(*) as n'));
-  if (q) whereSearched(query, q);
+  if (q) await whereRequestSearched(db, query, q);
   const rows: { status: RequestStatus; n: number | string }[] = await query;
   const counts = Object.fromEntries(QUEUE_STATUSES.client.map((s) => [s, 0])) as Record<RequestStatus, number>;
   for (const row of rows) counts[row.status] = Number(row.n);
   return counts;
+}
+
+/**
+ * The whole filtered list as CSV text, read QUEUE_EXPORT_CHUNK rows per query by keyset (never a
+ * query per row) while it is sent. `read` is one of the list calls above; the first chunk is read
+ * before this returns, so a refusal (403) is the call's answer, not a broken download.
+ */
+export async function queueCsvExport(read: (input: QueueInput) => Promise<QueuePage>, input: QueueInput): Promise<AsyncIterable<string>> {
+  const chunk: QueueInput = { ...input, limit: QUEUE_EXPORT_CHUNK, after: undefined };
+  const first = await read(chunk);
+  return (async function* () {
+    yield queueCsvHeader();
+    for (let page = first; ; page = await read({ ...chunk, after: page.next })) {
+      yield queueCsvRows(page.rows);
+      if (!page.next) return;
+    }
+  })();
 }

@@ -9,7 +9,18 @@ import { disciplineOfFamily, FAMILIES } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
 import { familiesOf } from '../../domain/requestShape.js';
-import { ageInDays, daysLate, disciplineLoads, OPEN_REQUEST_STATUSES, type Turnaround, type UrgencyCursor } from '../../domain/turnaround.js';
+import { QUEUE_EXPORT_CHUNK } from '../../domain/queue.js';
+import {
+  ageInDays,
+  daysLate,
+  disciplineLoads,
+  OPEN_REQUEST_STATUSES,
+  turnaroundCsvHeader,
+  turnaroundCsvRows,
+  type Turnaround,
+  type TurnaroundRequest,
+  type UrgencyCursor,
+} from '../../domain/turnaround.js';
 import { NO_DUE_DATE } from '../../db/requestProgress.js';
 import { joinedValues } from '../../db/sql.js';
 import { forbidden } from '../../errors.js';
@@ -77,28 +88,45 @@ async function pageOfOpenRequests(db: Knex, { limit, after = START }: Turnaround
     .orderBy(['p.due_key', 'p.submission_date', 'p.id']);
 }
 
+const presented = (r: Row, today: string): TurnaroundRequest => ({
+  requestId: Number(r.id),
+  controlNumber: r.control_number,
+  status: r.status as RequestStatus,
+  companyName: r.company_name,
+  submissionDate: r.submission_date,
+  dueDate: r.due_date,
+  families: familiesOf(String(r.tests ?? '').split(',')),
+  ageDays: ageInDays(r.submission_date, today),
+  daysLate: daysLate(r.due_date, today),
+});
+
+/** A page's rows (limit + 1 read) as shown, and where the next page starts while rows remain. */
+function split(rows: Row[], limit: number): { shown: Row[]; next?: UrgencyCursor } {
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  return { shown, ...(rows.length > limit && last ? { next: { dueKey: last.due_key, submissionDate: last.submission_date, id: Number(last.id) } } : {}) };
+}
+
 export async function turnaround(db: Knex, actor: Actor, today: string, page: TurnaroundPageInput): Promise<TurnaroundPage> {
   if (!can(actor, 'request:review')) throw forbidden();
   const [{ total, disciplines }, rows] = await Promise.all([loads(db, today), pageOfOpenRequests(db, page)]);
-  const shown = rows.slice(0, page.limit);
-  const last = shown.at(-1);
-  return {
-    turnaround: {
-      today,
-      disciplines,
-      requests: shown.map((r) => ({
-        requestId: Number(r.id),
-        controlNumber: r.control_number,
-        status: r.status as RequestStatus,
-        companyName: r.company_name,
-        submissionDate: r.submission_date,
-        dueDate: r.due_date,
-        families: familiesOf(String(r.tests ?? '').split(',')),
-        ageDays: ageInDays(r.submission_date, today),
-        daysLate: daysLate(r.due_date, today),
-      })),
-    },
-    total,
-    ...(rows.length > page.limit && last ? { next: { dueKey: last.due_key, submissionDate: last.submission_date, id: Number(last.id) } } : {}),
-  };
+  const { shown, next } = split(rows, page.limit);
+  return { turnaround: { today, disciplines, requests: shown.map((r) => presented(r, today)) }, total, ...(next ? { next } : {}) };
+}
+
+/**
+ * Every open request in urgency order as CSV text, read QUEUE_EXPORT_CHUNK rows per query by keyset
+ * while it is sent (the desk only: checked before this returns).
+ */
+export function turnaroundCsvExport(db: Knex, actor: Actor, today: string): AsyncIterable<string> {
+  if (!can(actor, 'request:review')) throw forbidden();
+  return (async function* () {
+    yield turnaroundCsvHeader();
+    for (let after: UrgencyCursor | undefined; ; ) {
+      const { shown, next } = split(await pageOfOpenRequests(db, { limit: QUEUE_EXPORT_CHUNK, after }), QUEUE_EXPORT_CHUNK);
+      yield turnaroundCsvRows(shown.map((r) => presented(r, today)));
+      if (!next) return;
+      after = next;
+    }
+  })();
 }

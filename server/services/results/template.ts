@@ -7,7 +7,7 @@ import { DISCIPLINE_GROUPS } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
 import type { WorkState } from '../../domain/queue.js';
 import { OPEN_STATUSES } from '../../domain/requestStatus.js';
-import { csvLine } from '../../domain/reportShape.js';
+import { csvLine } from '../../domain/csv.js';
 import { RESULTS_CSV_HEADER } from '../../domain/resultsCsv.js';
 import type { Discipline } from '../../domain/roles.js';
 import { forbidden, notFound } from '../../errors.js';

@@ -156,9 +156,9 @@ describe(`keyset-paged work queues (${databaseKind()})`, () => {
       expect(res.headers.get('content-type')).toContain('text/csv');
       expect(res.headers.get('content-disposition')).toBe('attachment; filename="pending.csv"');
       const lines = res.text.trimEnd().split('\r\n');
-      expect(lines[0]).toBe('Control number,Status,Company,Purpose,Lot,Samples,Tests,Submitted,Waiting since,Due date,Any positive');
+      expect(lines[0]).toBe('Control number,Status,Company,Purpose,Lot,Samples,Tests,Submitted,Waiting since,Due date,Any positive,Released');
       expect(lines).toHaveLength(1 + 11);
-      expect(lines[1]).toBe(`,PENDING_REVIEW,Bayside Poultry,Local_Trade,"'=HYPERLINK(""x"")",1,dog,${at(1)},${at(1)},2026-02-27,`);
+      expect(lines[1]).toBe(`,PENDING_REVIEW,Bayside Poultry,Local_Trade,"'=HYPERLINK(""x"")",1,dog,${at(1)},${at(1)},2026-02-27,,`);
     });
   });
 
@@ -297,7 +297,7 @@ describe(`keyset-paged work queues (${databaseKind()})`, () => {
       const res = await staff.get(`/requests/queue/pending?sort=urgent&after=${after}`);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: 'after: is a cursor of the oldest order, not urgent' });
-      expect((await staff.get('/requests/queue/released')).status).toBe(400);
+      expect((await staff.get('/requests/queue/archived')).status).toBe(400);
     });
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUE_EXPORT_CHUNK } from '../../../server/domain/queue.js';
 import { insertRequests } from '../../../fixtures/requests.js';
 import { apiRouters } from '../../../server/app.js';
 import { AuditFilter, dayAfter } from '../../../server/domain/auditTrail.js';
@@ -97,6 +98,26 @@ describe(`audit trail viewer (${databaseKind()})`, () => {
     expect(lines[0]).toBe('id,at,actor,role,action,request_id,control_number,details,ip');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toMatch(/^\d+,2026-03-16T09:00:00\.000Z,Rosa Reyes,staff,request\.approve,\d+,2026-0001,"\{""before"":\{""status"":""PENDING_REVIEW""\}/);
+  });
+
+  it('streams a trail longer than one chunk whole, newest first, ties on the instant by id, formulas made inert', async () => {
+    // A results import audits thousands at one instant: half of these share theirs.
+    const entries = Array.from({ length: QUEUE_EXPORT_CHUNK + 20 }, (_, i) => ({
+      at: i < 260 ? '2026-03-19T10:00:00.000Z' : `2026-03-19T09:${String(i % 60).padStart(2, '0')}:00.000Z`,
+      action: 'test.bulk',
+      details: JSON.stringify({ note: `entry ${i}` }),
+      ip: i === 3 ? '=1+1' : '10.0.0.1',
+    }));
+    for (let i = 0; i < entries.length; i += 100) await app.db('audit_log').insert(entries.slice(i, i + 100));
+    const walked: number[] = [];
+    for (let offset = 0; offset < entries.length; offset += 200) walked.push(...(await audit(staff.http, `?action=test.bulk&limit=200&offset=${offset}`)).body.map((e: { id: number }) => e.id));
+    const res = await audit(staff.http, '?action=test.bulk&format=csv');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBeNull();
+    const lines = res.text.trimEnd().split('\r\n');
+    expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).toEqual(walked);
+    expect(walked).toHaveLength(entries.length);
+    expect(res.text).toContain(`,"{""note"":""entry 3""}",'=1+1\r\n`);
   });
 
   it('is for staff and admins only, and names each bad filter (400)', async () => {

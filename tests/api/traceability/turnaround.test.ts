@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRequests } from '../../../fixtures/requests.js';
 import { refreshProgress } from '../../../server/db/requestProgress.js';
+import { QUEUE_EXPORT_CHUNK } from '../../../server/domain/queue.js';
 import type { Turnaround } from '../../../server/domain/turnaround.js';
 import type { HttpClient, HttpResponse } from '../../helpers/httpClient.js';
 import { startTestApp, type TestApp } from '../../helpers/testApp.js';
@@ -110,10 +111,33 @@ describe(`turnaround dashboard (${databaseKind()})`, () => {
     }
   });
 
-  it('is for the desk only', async () => {
+  it('is for the desk only, also as CSV', async () => {
     expect((await app.anonymous().get('/requests/turnaround')).status).toBe(401);
     for (const role of ['client', 'chemtester', 'microbiotester', 'molbiotester'] as const) {
-      expect((await (await app.signedIn(role)).http.get('/requests/turnaround')).status).toBe(403);
+      const { http } = await app.signedIn(role);
+      expect((await http.get('/requests/turnaround')).status).toBe(403);
+      expect((await http.get('/requests/turnaround?format=csv')).status).toBe(403);
     }
+  });
+
+  it('downloads every open request in urgency order as CSV, streamed in chunks, formulas made inert', async () => {
+    const formula = (await app.createUser('client', { companyName: '=HYPERLINK("x")' })).id;
+    await insertRequests(app.db, Array.from({ length: QUEUE_EXPORT_CHUNK }, (_, i) => ({ clientUserId: i === 0 ? formula : clientUserId, tests: ['eColi'], status: 'FOR_TESTING' as const })));
+    const walked: string[] = [];
+    for (let path: string | undefined = '/requests/turnaround?limit=200'; path; ) {
+      const res: HttpResponse<Turnaround> = await staff.get<Turnaround>(path);
+      walked.push(...res.body.requests.map((r) => r.controlNumber ?? ''));
+      path = nextLink(res);
+    }
+    const res = await staff.get('/requests/turnaround?format=csv&limit=3');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="turnaround-2026-03-20.csv"');
+    const lines = res.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Control number,Status,Company,Disciplines,Submitted,Due date,Age (days),Days late');
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(walked);
+    expect(lines).toHaveLength(1 + 8 + QUEUE_EXPORT_CHUNK);
+    expect(lines[1]).toMatch(/^\d{4}-\d{4},FOR_TESTING,[^,]+,Microbiological,2026-02-20T08:00:00.000Z,2026-03-01,28,19$/);
+    expect(res.text).toContain(`,FOR_TESTING,"'=HYPERLINK(""x"")",Microbiological,`);
   });
 });

@@ -4,7 +4,7 @@ import { withQuery, type QueryParams } from '../../api/http.js';
 export function CsvExportLink({ path, params, what }: { path: string; params: QueryParams; what: string }) {
   return (
     <a className="button button-secondary button-small" href={withQuery(path, { ...params, format: 'csv' })} download>
-      Export CSV<span className="visually-hidden"> of the {what}</span>
+      Download CSV<span className="visually-hidden"> of the {what}</span>
     </a>
   );
 }

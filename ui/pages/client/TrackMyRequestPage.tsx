@@ -1,18 +1,22 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { findAnalyte } from '../../../server/domain/catalog.js';
-import { QUEUE_STATUSES, type QueueSort } from '../../../server/domain/queue.js';
+import { QUEUE_SORTS, QUEUE_STATUSES, type QueueSort } from '../../../server/domain/queue.js';
 import { STATUS_DISPLAY, type RequestStatus } from '../../../server/domain/requestStatus.js';
 import { getClientStatusCounts, queuePath, type QueueRow } from '../../api/queues.js';
 import { DragScrollList } from '../../components/DragScrollList.js';
 import { Page } from '../../components/Page.js';
+import { CsvExportLink } from '../../components/queue/CsvExportLink.js';
 import { QueueControls } from '../../components/queue/QueueControls.js';
 import { QueueFooter } from '../../components/queue/QueueFooter.js';
 import { formatDay, formatTimestampDay } from '../../components/requests/format.js';
 import { useLoad } from '../../hooks/useLoad.js';
+import { useListParams } from '../../hooks/useListParams.js';
 import { useQueue } from '../../hooks/useQueue.js';
 import '../../styles/client.css';
 import '../../styles/queue.css';
+
+const VIEW_DEFAULTS = { q: '', sort: 'newest', status: '' };
 
 /** A RELEASED request opens its results, any other its review (SPEC section 2). */
 function targetOf(userId: string, r: QueueRow): string {
@@ -40,10 +44,13 @@ function statusChoices(counts: Record<RequestStatus, number> | null) {
 export function TrackMyRequestPage() {
   const { userId = '' } = useParams();
   const navigate = useNavigate();
-  const [q, setQ] = useState('');
-  const [sort, setSort] = useState<QueueSort>('newest');
-  const [status, setStatus] = useState('');
-  const queue = useQueue(queuePath({ client: userId }, { q: q || null, sort, status: status || null }));
+  // The view lives in the address: bookmarkable, restored by back/forward.
+  const [view, changeView] = useListParams(VIEW_DEFAULTS);
+  const { q, status } = view;
+  const sort = (QUEUE_SORTS.includes(view.sort as QueueSort) ? view.sort : 'newest') as QueueSort;
+  const setQ = useCallback((text: string) => changeView({ q: text }), [changeView]);
+  const listParams = { q: q || null, sort, status: status || null };
+  const queue = useQueue(queuePath({ client: userId }, listParams));
   const counts = useLoad(useCallback((signal: AbortSignal) => getClientStatusCounts(userId, q, signal), [userId, q]));
   const filtered = q !== '' || status !== '';
 
@@ -51,13 +58,16 @@ export function TrackMyRequestPage() {
     <Page title="Track My Request" note="Drag the sides of the container to scroll!" width="wide">
       <QueueControls
         searchWhat="control number or lot"
+        query={q}
         onSearch={setQ}
         sort={sort}
         sorts={['newest', 'oldest', 'urgent']}
         sortLabels={{ urgent: 'Expected date first' }}
-        onSort={setSort}
-        filter={{ label: 'Status', value: status, choices: statusChoices(counts.status === 'ready' ? counts.data : null), onChange: setStatus }}
-      />
+        onSort={(s) => changeView({ sort: s })}
+        filter={{ label: 'Status', value: status, choices: statusChoices(counts.status === 'ready' ? counts.data : null), onChange: (s) => changeView({ status: s }) }}
+      >
+        <CsvExportLink path={`/requests/queue/client/${userId}`} params={listParams} what="requests" />
+      </QueueControls>
       {queue.rows.length > 0 && (
         <DragScrollList className="track-list">
           <table>

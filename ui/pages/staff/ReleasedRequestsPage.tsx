@@ -1,34 +1,38 @@
 import { useCallback, useId, useState } from 'react';
 import { findAnalyte } from '../../../server/domain/catalog.js';
 import { AMENDMENT_MEANING } from '../../../server/domain/certificate.js';
-import type { ReleasedRow } from '../../../server/domain/requestShape.js';
 import { testResultsBySample, type TestResult } from '../../../server/domain/resultShape.js';
 import { amendResults, type AmendedResult } from '../../api/certificates.js';
-import { listReleased } from '../../api/desk.js';
 import { getRequestDetail } from '../../api/requests.js';
 import { getCombinedResult } from '../../api/results.js';
 import { ReportList } from '../../components/certificates/ReportList.js';
 import { WithdrawDialog } from '../../components/certificates/WithdrawDialog.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
+import { QueueFooter } from '../../components/queue/QueueFooter.js';
+import { useDeskQueue } from '../../components/queue/useDeskQueue.js';
 import { SignatureDialog } from '../../components/SignatureDialog.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import '../../styles/client.css';
 import '../../styles/staff.css';
 import { ScrollingTable } from '../../components/ScrollingTable.js';
 
-/** /released/{userId}: the latest released requests, with their certificates, amendments (ISO/IEC 17025 7.8.8) and withdrawals. */
+/**
+ * /released/{userId}: every released request, latest release first, a keyset page at a time, searched
+ * by control number, company or lot, filtered by discipline and release days, downloadable as CSV
+ * (the whole filtered list); the view lives in the address. A request opens its certificates,
+ * amendments (ISO/IEC 17025 7.8.8) and withdrawals.
+ */
 export function ReleasedRequestsPage() {
   const id = useId();
-  const state = useLoad(useCallback((signal: AbortSignal) => listReleased(0, signal), []));
+  const { queue, controls } = useDeskQueue('released', 'control number, company or lot', 'released requests');
   const [open, setOpen] = useState<number | null>(null);
   return (
     <Page title="Released" note="Released requests, latest first: their certificates, and amendments of their results." width="wide">
-      <LoadStatus state={state} />
-      {state.status === 'ready' && state.data.rows.length === 0 && <p className="empty">No request has been released yet.</p>}
-      {state.status === 'ready' && state.data.rows.length > 0 && (
+      {controls}
+      {queue.rows.length > 0 && (
         <ul className="release-list">
-          {state.data.rows.map((r) => {
+          {queue.rows.map((r) => {
             const expanded = open === r.requestId;
             const panel = `${id}-released-${r.requestId}`;
             return (
@@ -41,7 +45,11 @@ export function ReleasedRequestsPage() {
                       {r.controlNumber}
                     </button>
                   </h2>
-                  <p>Released {r.releasedAt.slice(0, 10)}</p>
+                  <p className="break-anywhere">
+                    {r.companyName}
+                    {r.lotBatchNo && ` · Lot ${r.lotBatchNo}`}
+                  </p>
+                  <p>Released {(r.releasedAt ?? '').slice(0, 10)}</p>
                 </div>
                 <div id={panel} className="release-results" hidden={!expanded}>
                   {expanded && <ReleasedRequest request={r} />}
@@ -51,12 +59,13 @@ export function ReleasedRequestsPage() {
           })}
         </ul>
       )}
+      <QueueFooter queue={queue} empty="No released request matches." what="released requests" />
     </Page>
   );
 }
 
 /** One released request: its certificates, and the amendment and withdrawal dialogs. */
-function ReleasedRequest({ request }: { request: ReleasedRow }) {
+function ReleasedRequest({ request }: { request: ReleasedRef }) {
   // Bumped after an amendment or a withdrawal: the certificates and results are read again.
   const [version, setVersion] = useState(0);
   const [amending, setAmending] = useState(false);
@@ -92,13 +101,16 @@ function ReleasedRequest({ request }: { request: ReleasedRow }) {
   );
 }
 
+/** The released request a panel or dialog is about. */
+type ReleasedRef = { requestId: number; controlNumber: string | null };
+
 type Draft = { sampleId: number; position: number; testCode: string; value: string; remark: '' | 'positive' | 'negative'; analysisDate: string };
 
 const draftOf = (sampleId: number, position: number, r: TestResult): Draft => ({
   sampleId, position, testCode: r.testCode, value: r.value ?? '', remark: r.remark ?? '', analysisDate: r.analysisDate ?? '',
 });
 
-function AmendDialog({ request, onDone, onClose }: { request: ReleasedRow; onDone: () => void; onClose: () => void }) {
+function AmendDialog({ request, onDone, onClose }: { request: ReleasedRef; onDone: () => void; onClose: () => void }) {
   const state = useLoad(
     useCallback(async (signal: AbortSignal) => {
       const [detail, result] = await Promise.all([getRequestDetail(request.requestId, signal), getCombinedResult(request.requestId, signal)]);

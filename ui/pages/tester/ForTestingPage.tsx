@@ -1,11 +1,12 @@
-import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { DISCIPLINE_GROUPS, findAnalyte, type Group } from '../../../server/domain/catalog.js';
-import type { QueueSort, WorkState } from '../../../server/domain/queue.js';
+import { WORK_STATES, type QueueSort, type WorkState } from '../../../server/domain/queue.js';
 import { GROUP_WIRE } from '../../../server/domain/resultShape.js';
 import { canOpenTestPanel, NO_PERMISSION_MESSAGE, type Discipline } from '../../../server/domain/roles.js';
 import { queuePath, saveRequestResults, type QueueRow } from '../../api/queues.js';
 import { getCombinedResult, resultsTemplatePath } from '../../api/results.js';
 import { Page } from '../../components/Page.js';
+import { CsvExportLink } from '../../components/queue/CsvExportLink.js';
 import { QueueControls } from '../../components/queue/QueueControls.js';
 import { QueueFooter } from '../../components/queue/QueueFooter.js';
 import { formatDay, formatTimestampDay } from '../../components/requests/format.js';
@@ -16,6 +17,7 @@ import { TestEntryPanel } from '../../components/testing/TestEntryPanel.js';
 import { DISCIPLINE_INFO } from '../../disciplines.js';
 import { useDragScroll } from '../../hooks/useDragScroll.js';
 import { failureText, type Loaded } from '../../hooks/useLoad.js';
+import { useListParams } from '../../hooks/useListParams.js';
 import { useQueue } from '../../hooks/useQueue.js';
 import { useUnsavedGuard } from '../../hooks/useUnsavedGuard.js';
 import { useSession } from '../../session.js';
@@ -64,16 +66,21 @@ const ageOf = (iso: string) => {
  * and sticky at the bottom of the open panel) writes the whole request's entries in one call and one
  * transaction. Unsaved entries are marked, kept in localStorage until saved, and leaving asks first.
  */
+const VIEW_DEFAULTS = { q: '', sort: 'oldest', state: 'outstanding' };
+
 export function ForTestingPage({ discipline }: { discipline: Discipline }) {
   const info = DISCIPLINE_INFO[discipline];
   const { user } = useSession();
   const userId = user?.userId ?? '';
   const mayEnter = canOpenTestPanel(user?.userType, discipline);
 
-  const [q, setQ] = useState('');
-  const [sort, setSort] = useState<QueueSort>('oldest');
-  const [workState, setWorkState] = useState<WorkState>('outstanding');
-  const queue = useQueue(queuePath('for-testing', { q: q || null, sort, state: workState === 'outstanding' ? null : workState }));
+  // The view (search, sort, shown work) lives in the address: bookmarkable, restored by back/forward.
+  const [view, changeView] = useListParams(VIEW_DEFAULTS);
+  const sort: QueueSort = view.sort === 'urgent' ? 'urgent' : 'oldest';
+  const workState = (WORK_STATES.includes(view.state as WorkState) ? view.state : 'outstanding') as WorkState;
+  const setQ = useCallback((q: string) => changeView({ q }), [changeView]);
+  const listParams = { q: view.q || null, sort, state: workState === 'outstanding' ? null : workState };
+  const queue = useQueue(queuePath('for-testing', listParams));
   const dragRef = useDragScroll<HTMLDivElement>();
 
   /** Per request: its stored results as drafts, once its panel has been opened. */
@@ -182,12 +189,14 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
     <Page title="For Testing" documentTitle={`For Testing (${info.name})`} note="Drag the sides of the container to scroll!" width="wide">
       <QueueControls
         searchWhat="control number"
+        query={view.q}
         onSearch={setQ}
         sort={sort}
         sorts={['oldest', 'urgent']}
-        onSort={setSort}
-        filter={{ label: 'Show', value: workState, choices: WORK_CHOICES, onChange: (v) => setWorkState(v as WorkState) }}
+        onSort={(s) => changeView({ sort: s })}
+        filter={{ label: 'Show', value: workState, choices: WORK_CHOICES, onChange: (state) => changeView({ state }) }}
       >
+        <CsvExportLink path="/requests/queue/for-testing" params={listParams} what={`${info.name} requests`} />
         {/* The analyses shown, as a file to fill in and import with `labctl results import`. */}
         <a className="button button-secondary button-small" href={resultsTemplatePath(discipline, workState)} download>
           Download results template<span className="visually-hidden"> ({info.name}, CSV)</span>

@@ -3,6 +3,7 @@ import type { RequestListRow, ReleasedRow } from '../../../server/domain/request
 import type { Discipline } from '../../../server/domain/roles.js';
 import { listForRelease, listReleased, type ListPage } from '../../api/desk.js';
 import { Page } from '../../components/Page.js';
+import { CsvExportLink } from '../../components/queue/CsvExportLink.js';
 import { ResultDetails } from '../../components/testing/ResultDetails.js';
 import { DISCIPLINE_INFO } from '../../disciplines.js';
 import { failureText, logFailure, useLoad } from '../../hooks/useLoad.js';
@@ -35,6 +36,11 @@ export function TestResultsPage({ discipline }: { discipline: Discipline }) {
           Loading...
         </p>
       )}
+      {/* Each whole list of this discipline as a spreadsheet (the server keeps a tester to its discipline). */}
+      <p className="actions">
+        <CsvExportLink path="/requests/queue/for-release" params={{}} what={`${info.name} requests for release`} />
+        <CsvExportLink path="/requests/queue/released" params={{}} what={`released ${info.name} requests`} />
+      </p>
       <div className="results-columns">
         {state.status === 'ready' ? (
           <>

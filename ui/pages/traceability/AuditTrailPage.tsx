@@ -1,8 +1,9 @@
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useCallback, useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { auditCsvUrl, listAudit, type AuditQuery } from '../../api/traceability.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
+import { useListParams } from '../../hooks/useListParams.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import '../../styles/traceability.css';
 import { ScrollingTable } from '../../components/ScrollingTable.js';
@@ -16,6 +17,8 @@ const FIELDS: Array<{ key: keyof AuditQuery & string; label: string; type: strin
   { key: 'until', label: 'To', type: 'date' },
 ];
 
+const NO_FILTERS = { user: '', request: '', action: '', since: '', until: '' };
+
 /** Only the filters that are filled in. */
 const filled = (q: Record<string, string>): AuditQuery => Object.fromEntries(Object.entries(q).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()]));
 
@@ -23,14 +26,23 @@ const filled = (q: Record<string, string>): AuditQuery => Object.fromEntries(Obj
 export function AuditTrailPage() {
   const { userId = '' } = useParams();
   const id = useId();
-  const [draft, setDraft] = useState<Record<string, string>>({ user: '', request: '', action: '', since: '', until: '' });
-  const [query, setQuery] = useState<AuditQuery>({});
+  // The filters in force live in the address (bookmarkable, restored by back/forward); the form edits a draft of them.
+  const [view, changeView] = useListParams(NO_FILTERS);
+  const query = useMemo(() => filled(view), [view]);
+  const [draft, setDraft] = useState<Record<string, string>>(view);
+  const [shownView, setShownView] = useState(view);
   const [offset, setOffset] = useState(0);
+  if (shownView !== view) {
+    // Back, forward or a link changed the filters: the form shows them, from the first page.
+    setShownView(view);
+    setDraft(view);
+    setOffset(0);
+  }
   const state = useLoad(useCallback((signal: AbortSignal) => listAudit(query, PAGE_SIZE, offset, signal), [query, offset]));
 
   function apply(event: FormEvent) {
     event.preventDefault();
-    setQuery(filled(draft));
+    changeView(Object.fromEntries(Object.entries(draft).map(([k, v]) => [k, v.trim()])));
     setOffset(0);
   }
 
@@ -48,7 +60,7 @@ export function AuditTrailPage() {
             Filter
           </button>
           <a className="button button-secondary" href={auditCsvUrl(query)} download="audit-trail.csv">
-            Export CSV
+            Download CSV
           </a>
         </div>
       </form>

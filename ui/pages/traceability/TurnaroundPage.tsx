@@ -5,6 +5,7 @@ import { STATUS_DISPLAY } from '../../../server/domain/requestStatus.js';
 import { getTurnaround, type TurnaroundPage as FirstPage } from '../../api/traceability.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
+import { CsvExportLink } from '../../components/queue/CsvExportLink.js';
 import { failureText, useLoad } from '../../hooks/useLoad.js';
 import '../../styles/traceability.css';
 import { ScrollingTable } from '../../components/ScrollingTable.js';
@@ -41,6 +42,9 @@ export function TurnaroundPage() {
             </table>
           </ScrollingTable>
           <h2>Open requests</h2>
+          <p>
+            <CsvExportLink path="/requests/turnaround" params={{}} what="open requests" />
+          </p>
           {state.data.turnaround.requests.length === 0 ? (
             <p className="empty">There are no open requests.</p>
           ) : (
