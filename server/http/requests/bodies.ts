@@ -192,6 +192,7 @@ export const QueueRowBody = z
     sampleList: z.array(TesterSampleBody).optional(),
     receipt: ReceiptBody.nullable().optional(),
     rejectionReason: NullableText.optional(),
+    releasedAt: Timestamp.optional().meta({ description: 'The released list: when the results were released.' }),
   })
   .meta({
     example: {
