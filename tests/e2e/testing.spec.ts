@@ -7,7 +7,7 @@ import type { Locator, Page } from '@playwright/test';
 import { signInAs } from './auth.js';
 import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
 import { expect, test } from './fixtures.js';
-import { enterResult, expectRemark, forTestingRow, recordDialogs, remarkButton } from './flows.js';
+import { enterResult, expectRemark, forTestingRow, pageNotice, recordDialogs, remarkButton } from './flows.js';
 import { seedRequests, setAside, setStatus, withServerDb } from './serverDb.js';
 
 /** Presses the mouse on `target`, moves it `dx` pixels sideways and releases it. */
@@ -70,11 +70,11 @@ test.describe('testing portals', () => {
     await expectNoAxeViolations(page, { atLeast: 'serious' });
 
     await row.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => dialogs).toEqual(['Changes saved successfully!']);
     const status = row.getByRole('status');
     await expect(status).toHaveText('Changes saved successfully!');
     // The status message clears by itself (after 3 seconds).
     await expect(status).toHaveText('', { timeout: 6_000 });
+    expect(dialogs).toEqual([]);
 
     // The stored results are read for the opened request alone, not the group lists of every open request.
     const resultReads: string[] = [];
@@ -139,11 +139,15 @@ test.describe('testing portals', () => {
     await withServerDb(lab, (db) => setStatus(db, [closing.requestId], 'RELEASED'));
     await row.getByRole('button', { name: 'Save' }).click();
     const failure = `Error saving changes: Failed to save mol bio results: Results of request ${closing.controlNumber} can no longer be changed: it is RELEASED`;
-    await expect.poll(() => dialogs).toEqual([failure]);
     await expect(row.getByRole('status')).toHaveText(failure);
+    // A failure also stays at the top of the page, as an alert, until dismissed.
+    await expect(pageNotice(page, 'alert')).toHaveText(failure);
 
     await forTestingRow(page, sampleless.controlNumber!).getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => dialogs).toEqual([failure, 'No sample ID found for this request']);
+    await expect(pageNotice(page, 'alert')).toHaveText('No sample ID found for this request');
+    await page.getByRole('button', { name: 'Dismiss message' }).click();
+    await expect(pageNotice(page, 'alert')).toHaveCount(0);
+    expect(dialogs).toEqual([]);
   });
 
   test('Test Results lists the released requests a page at a time; Show more loads the next page from the keyboard', async ({ page, lab }) => {

@@ -11,6 +11,7 @@ import { ReportList } from '../../components/certificates/ReportList.js';
 import { WithdrawDialog } from '../../components/certificates/WithdrawDialog.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
+import { useNotify } from '../../components/Notice.js';
 import { SignatureDialog } from '../../components/SignatureDialog.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import '../../styles/client.css';
@@ -107,6 +108,7 @@ function AmendDialog({ request, onDone, onClose }: { request: ReleasedRow; onDon
     }, [request.requestId]),
   );
   const [reason, setReason] = useState('');
+  const notify = useNotify();
   const [edits, setEdits] = useState<Record<string, Partial<Draft>>>({});
   const keyOf = (d: Draft) => `${d.sampleId}:${d.testCode}`;
   const edit = (d: Draft, change: Partial<Draft>) => setEdits((e) => ({ ...e, [keyOf(d)]: { ...e[keyOf(d)], ...change } }));
@@ -118,7 +120,7 @@ function AmendDialog({ request, onDone, onClose }: { request: ReleasedRow; onDon
       .map((d) => ({ ...d, ...edits[keyOf(d)] }))
       .map(({ sampleId, testCode, value, remark, analysisDate }) => ({ sampleId, testCode, value, remark, analysisDate }));
     const amended = await amendResults(request.requestId, { reason, password, results });
-    window.alert(`Certificate ${amended.reportNumber} issued; it replaces ${amended.replaces}.`);
+    notify(`Certificate ${amended.reportNumber} issued; it replaces ${amended.replaces}.`, 'success');
     onDone();
   }
 

@@ -5,6 +5,7 @@ import { GROUP_WIRE } from '../../../server/domain/resultShape.js';
 import { canOpenTestPanel, NO_PERMISSION_MESSAGE, type Discipline } from '../../../server/domain/roles.js';
 import { queuePath, saveRequestResults, type QueueRow } from '../../api/queues.js';
 import { getCombinedResult, resultsTemplatePath } from '../../api/results.js';
+import { useNotify } from '../../components/Notice.js';
 import { Page } from '../../components/Page.js';
 import { QueueControls } from '../../components/queue/QueueControls.js';
 import { QueueFooter } from '../../components/queue/QueueFooter.js';
@@ -69,6 +70,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
   const { user } = useSession();
   const userId = user?.userId ?? '';
   const mayEnter = canOpenTestPanel(user?.userType, discipline);
+  const notify = useNotify();
 
   const [q, setQ] = useState('');
   const [sort, setSort] = useState<QueueSort>('oldest');
@@ -91,7 +93,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
     () => Object.entries(edits).some(([id, e]) => stored[Number(id)]?.status === 'ready' && unsavedKeys(e, (stored[Number(id)] as { data: Drafts }).data).length > 0),
     [edits, stored],
   );
-  useUnsavedGuard(anyUnsaved);
+  const leaveQuestion = useUnsavedGuard(anyUnsaved);
 
   const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
   useEffect(() => {
@@ -142,12 +144,13 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
   async function save(request: QueueRow) {
     const id = request.requestId;
     if ((request.sampleList ?? []).length === 0) {
-      window.alert('No sample ID found for this request');
+      notify('No sample ID found for this request', 'error');
       showStatus(id, 'No sample ID found for this request');
       return;
     }
     setSaving(id);
     let outcome: string;
+    let failed = false;
     try {
       const before = stored[id]?.status === 'ready' ? storedOf(id) : await loadStored(id);
       const local = edits[id] ?? readLocalDrafts(userId, id);
@@ -171,10 +174,12 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
       }
     } catch (error) {
       outcome = `Error saving changes: ${(error as Error).message}`;
+      failed = true;
     } finally {
       setSaving(null);
     }
-    window.alert(outcome);
+    // The row's status line clears after 3 seconds (SPEC section 9); a failure also stays at the top until dismissed.
+    if (failed) notify(outcome, 'error');
     showStatus(id, outcome);
   }
 
@@ -326,6 +331,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
         </table>
         <QueueFooter queue={queue} empty={EMPTY_LIST[discipline]} what="list of requests for testing" />
       </div>
+      {leaveQuestion}
     </Page>
   );
 }
