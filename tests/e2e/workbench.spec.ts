@@ -172,6 +172,72 @@ test.describe('the work bench at volume', () => {
     await expectAccessibleAtBothWidths(page);
   });
 
+  test('unsaved entries: every way out asks first, in the page (or the browser\'s own prompt on reload and close)', async ({ page, lab }) => {
+    const [request] = await seedRequests(lab, [{ tests: ['eColi'], status: 'FOR_TESTING', samples: ['Beef loin'] }]);
+    const name = request.controlNumber!;
+    // No alert or confirm may open; the browser's beforeunload question is answered as `unload` says.
+    const dialogs: string[] = [];
+    const native: string[] = [];
+    let unload: 'stay' | 'leave' = 'stay';
+    page.on('dialog', (d) => {
+      if (d.type() !== 'beforeunload') return void dialogs.push(d.message()), void d.dismiss();
+      native.push(d.type());
+      void (unload === 'stay' ? d.dismiss() : d.accept());
+    });
+    const { userId } = await signInAs(page, lab, lab.demo.microbiotester);
+    await page.goto(`/home/microbiotester/${userId}`);
+    await page.getByRole('link', { name: 'For Testing' }).click();
+    const forTesting = `/for-testing-microbio/${userId}`;
+    await expect(page).toHaveURL(forTesting);
+    await page.getByRole('searchbox', { name: 'Search by control number' }).fill(name);
+    await forTestingRow(page, name).getByRole('button', { name: 'Show Microbiology Tests' }).click();
+    const value = page.getByLabel('E.Coli result, sample 1', { exact: true });
+    await value.fill('<10 cfu/g');
+
+    const question = page.getByRole('dialog', { name: 'You have unsaved results. Leave this page and keep them only as a draft on this computer?' });
+    const stay = async (how: 'button' | 'Escape') => {
+      await expect(question.getByRole('button', { name: 'Stay on this page' })).toBeFocused();
+      if (how === 'Escape') await page.keyboard.press('Escape');
+      else await question.getByRole('button', { name: 'Stay on this page' }).click();
+      await expect(question).toHaveCount(0);
+      await expect(page).toHaveURL(forTesting);
+      await expect(value).toHaveValue('<10 cfu/g');
+    };
+    // A link, the header's Home, Log out and the browser's back each ask, and staying keeps the entry.
+    await page.getByRole('link', { name: 'Microbiology Testing Portal' }).click();
+    await expectNoAxeViolations(page, { atLeast: 'moderate', wholePage: true });
+    await stay('button');
+    await page.getByRole('button', { name: 'Home', exact: true }).click();
+    await stay('Escape');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await stay('button');
+    await page.goBack();
+    await stay('button');
+    // Closing the tab and reloading get the browser's own question (the only one allowed there).
+    await page.close({ runBeforeUnload: true });
+    await expect.poll(() => native).toEqual(['beforeunload']);
+    expect(page.isClosed()).toBe(false);
+    unload = 'leave';
+    await page.reload();
+    expect(native).toEqual(['beforeunload', 'beforeunload']);
+
+    // Leaving when the user says so: the entry is kept as a draft on this computer.
+    await page.getByRole('searchbox', { name: 'Search by control number' }).fill(name);
+    await forTestingRow(page, name).getByRole('button', { name: 'Show Microbiology Tests' }).click();
+    await expect(value).toHaveValue('<10 cfu/g');
+    await page.getByRole('button', { name: 'Home', exact: true }).click();
+    await question.getByRole('button', { name: 'Leave' }).click();
+    await expect(page).toHaveURL(`/home/microbiotester/${userId}`);
+    await page.goBack();
+    await expect(forTestingRow(page, name)).toContainText('Unsaved entries');
+    await forTestingRow(page, name).getByRole('button', { name: 'Show Microbiology Tests' }).click();
+    await expect(value).toHaveValue('<10 cfu/g');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await question.getByRole('button', { name: 'Leave' }).click({ timeout: 10_000 });
+    await expect(page).toHaveURL('/login');
+    expect(dialogs).toEqual([]);
+  });
+
   test('a list that fails to load says so with Retry; an expired session goes to log in', async ({ page, lab }) => {
     const { userId } = await signInAs(page, lab, lab.demo.staff);
     let failures = 1;

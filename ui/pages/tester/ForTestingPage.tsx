@@ -19,7 +19,8 @@ import { useDragScroll } from '../../hooks/useDragScroll.js';
 import { failureText, type Loaded } from '../../hooks/useLoad.js';
 import { useQueue } from '../../hooks/useQueue.js';
 import { useUnsavedGuard } from '../../hooks/useUnsavedGuard.js';
-import { useSession } from '../../session.js';
+import { homeOf, useSession } from '../../session.js';
+import { BackArrow } from '../../components/requests/BackArrow.js';
 import '../../styles/testing.css';
 import '../../styles/queue.css';
 import { ReceiptNote } from '../../components/traceability/ReceiptNote.js';
@@ -185,6 +186,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
 
   return (
     <Page title="For Testing" documentTitle={`For Testing (${info.name})`} note="Drag the sides of the container to scroll!" width="wide">
+      <BackArrow to={homeOf(user)} label={`${info.name} Testing Portal`} />
       <QueueControls
         searchWhat="control number"
         onSearch={setQ}
