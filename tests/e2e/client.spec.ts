@@ -204,10 +204,14 @@ test.describe('client portal', () => {
     await expect(positive).toContainText('Detected');
     await expect(positive).toContainText('May 8, 2025');
     // Read, a positive is a warning (amber), not the green of the tester's '+' toggle.
+    // One colour language: a positive is a warning in amber with an icon and the word, never colour
+    // alone; a negative (the good outcome) is neutral, not red.
     await expect(positive.getByText('Positive')).toHaveCSS('background-color', 'rgb(255, 241, 214)');
+    expect(await positive.getByText('Positive').evaluate((el) => getComputedStyle(el, '::before').content)).toBe('"⚠"');
     const negative = page.getByRole('region', { name: 'Molecular Biology Tests' }).getByRole('row', { name: /Dog/ }).first();
     await expect(negative).toContainText('Not detected');
-    await expect(negative.getByText('Negative')).toHaveCSS('background-color', 'rgb(232, 85, 87)');
+    await expect(negative.getByText('Negative')).toHaveCSS('background-color', 'rgb(238, 242, 245)');
+    await expect(negative.getByText('Negative')).toHaveCSS('color', 'rgb(28, 39, 51)');
     await expectNoAxeViolations(page);
 
     await page.getByRole('button', { name: 'Back', exact: true }).click();

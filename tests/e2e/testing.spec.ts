@@ -102,9 +102,12 @@ test.describe('testing portals', () => {
     const details = forRelease.locator(`#for-release-${request.requestId}-details`);
     await expect(details.getByRole('heading', { name: 'ELISA Tests' })).toBeVisible();
     await expect(details.getByRole('heading', { name: 'Microbial Tests' })).toBeVisible();
-    for (const text of ['Beta Lactams', '0.2 ppm', 'Beta Lactams Remarks', 'positive', 'Not detected', 'Chloramphenicol Remarks', 'negative']) {
+    for (const text of ['Beta Lactams', '0.2 ppm', 'Beta Lactams Remarks', 'Positive', 'Not detected', 'Chloramphenicol Remarks', 'Negative']) {
       await expect(details).toContainText(text);
     }
+    // Read, the remarks speak one colour language: a positive a warning (amber), a negative neutral.
+    await expect(details.getByText('Positive', { exact: true }).first()).toHaveCSS('background-color', 'rgb(255, 241, 214)');
+    await expect(details.getByText('Negative', { exact: true }).first()).toHaveCSS('background-color', 'rgb(238, 242, 245)');
     await expect(details).not.toContainText('Analysis Date');
     await expect(details).not.toContainText('Sample Id');
     // One at a time: a second click collapses it.
