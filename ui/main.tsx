@@ -1,3 +1,5 @@
+// First: zod must find its settings when it loads.
+import './zodJitless.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
