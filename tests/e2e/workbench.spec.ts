@@ -229,6 +229,7 @@ test.describe('the work bench at volume', () => {
     await question.getByRole('button', { name: 'Leave' }).click();
     await expect(page).toHaveURL(`/home/microbiotester/${userId}`);
     await page.goBack();
+    await page.getByRole('searchbox', { name: 'Search by control number' }).fill(name);
     await expect(forTestingRow(page, name)).toContainText('Unsaved entries');
     await forTestingRow(page, name).getByRole('button', { name: 'Show Microbiology Tests' }).click();
     await expect(value).toHaveValue('<10 cfu/g');
@@ -236,6 +237,55 @@ test.describe('the work bench at volume', () => {
     await question.getByRole('button', { name: 'Leave' }).click({ timeout: 10_000 });
     await expect(page).toHaveURL('/login');
     expect(dialogs).toEqual([]);
+  });
+
+  test('the tester bench on a 390 px phone: cards, no sideways scroll, 44 px targets, one thumb or the keyboard', async ({ page, lab }, testInfo) => {
+    const [request] = await seedRequests(lab, [{ tests: ['eColi', 'salmonellaSp'], status: 'FOR_TESTING', samples: ['Beef loin', 'Pork belly'] }]);
+    const name = request.controlNumber!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    const { userId } = await signInAs(page, lab, lab.demo.microbiotester);
+    await page.goto(`/for-testing-microbio/${userId}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'For Testing' })).toBeVisible();
+    await expect(page.getByText('Drag the sides of the container to scroll!')).toBeHidden();
+    await page.getByRole('searchbox', { name: 'Search by control number' }).fill(name);
+    const row = forTestingRow(page, name);
+    await row.getByRole('button', { name: 'Show Microbiology Tests' }).click();
+    const eColi2 = page.getByRole('group', { name: 'E.Coli, sample 2', exact: true });
+    await expect(eColi2).toBeVisible();
+    await expectNoHorizontalScroll(page);
+    await expect.poll(() => page.locator('.testing-list').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+
+    // One card per sample and analyte, each inside the screen.
+    const cards = page.locator(`#tests-${request.requestId} .analyte-row`);
+    await expect(cards).toHaveCount(4);
+    for (const box of await cards.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect))) {
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.right).toBeLessThanOrEqual(390);
+    }
+    // Every control a thumb may need is at least 44 px each way.
+    const small = await page.locator('main').evaluate((main) =>
+      [...main.querySelectorAll<HTMLElement>('button, input, select, a[href]')]
+        .map((el) => ({ el, box: el.getBoundingClientRect() }))
+        .filter(({ el, box }) => box.width > 1 && box.height > 1 && getComputedStyle(el).visibility !== 'hidden' && !el.closest('.visually-hidden'))
+        .filter(({ box }) => box.width < 44 || box.height < 44)
+        .map(({ el, box }) => `${el.tagName} "${el.getAttribute('aria-label') ?? el.textContent?.trim() ?? ''}" ${Math.round(box.width)}x${Math.round(box.height)}`),
+    );
+    expect(small).toEqual([]);
+    await expectNoAxeViolations(page, { atLeast: 'moderate', wholePage: true });
+    await page.screenshot({ path: testInfo.outputPath('bench-390.png'), fullPage: true });
+
+    // The keyboard alone: type a result, press '-' with Space, save with Enter.
+    await page.getByLabel('E.Coli result, sample 2', { exact: true }).focus();
+    await page.keyboard.type('<10 cfu/g');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(remarkButton(page, 'E.Coli', 2, '-')).toBeFocused();
+    await page.keyboard.press('Space');
+    await expect(remarkButton(page, 'E.Coli', 2, '-')).toHaveAttribute('aria-pressed', 'true');
+    await page.getByRole('button', { name: `Save all results of ${name}` }).focus();
+    await page.keyboard.press('Enter');
+    await expect(row.getByRole('status')).toHaveText('Changes saved successfully!');
+    await expect(row).toContainText('1/4 entered');
   });
 
   test('a list that fails to load says so with Retry; an expired session goes to log in', async ({ page, lab }) => {

@@ -185,7 +185,13 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
   }
 
   return (
-    <Page title="For Testing" documentTitle={`For Testing (${info.name})`} note="Drag the sides of the container to scroll!" width="wide">
+    <Page
+      title="For Testing"
+      documentTitle={`For Testing (${info.name})`}
+      // On a phone the list is a column of cards that never scrolls sideways: no dragging to mention.
+      note={<span className="drag-hint">Drag the sides of the container to scroll!</span>}
+      width="wide"
+    >
       <BackArrow to={homeOf(user)} label={`${info.name} Testing Portal`} />
       <QueueControls
         searchWhat="control number"
@@ -201,16 +207,18 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
         </a>
       </QueueControls>
       <div ref={dragRef} className="table-wrap drag-scroll testing-list">
-        <table className="testing-table">
-          <thead>
-            <tr>
-              <th scope="col">Control Number</th>
-              <th scope="col">tests</th>
-              <th scope="col">Sample Information</th>
-              <th scope="col">Save Changes</th>
+        {/* Explicit roles: on a phone the rows are laid out as cards (CSS display), which would
+            otherwise drop the table's semantics. */}
+        <table className="testing-table" role="table">
+          <thead role="rowgroup">
+            <tr role="row">
+              <th scope="col" role="columnheader">Control Number</th>
+              <th scope="col" role="columnheader">tests</th>
+              <th scope="col" role="columnheader">Sample Information</th>
+              <th scope="col" role="columnheader">Save Changes</th>
             </tr>
           </thead>
-          <tbody>
+          <tbody role="rowgroup">
             {queue.rows.map((r) => {
               const name = r.controlNumber ?? `request ${r.requestId}`;
               const testsOpen = openTests === r.requestId;
@@ -236,9 +244,9 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
               );
               return (
                 <Fragment key={r.requestId}>
-                  <tr className={hasDrafts ? 'row-unsaved' : undefined}>
-                    <th scope="row">{name}</th>
-                    <td>
+                  <tr className={hasDrafts ? 'row-unsaved' : undefined} role="row">
+                    <th scope="row" role="rowheader">{name}</th>
+                    <td role="cell">
                       <p className="queue-meta">
                         {r.progress && (
                           <span className={r.progress.entered === r.progress.total ? 'meta-done' : undefined}>
@@ -265,7 +273,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
                         <span className="visually-hidden"> of {name}</span>
                       </button>
                     </td>
-                    <td>
+                    <td role="cell">
                       <button
                         type="button"
                         className="button button-secondary button-small"
@@ -278,7 +286,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
                       </button>
                       {r.receipt?.flagged && <p className="receipt-warning">⚠ Sample reception flagged</p>}
                     </td>
-                    <td>
+                    <td role="cell">
                       <div className="save-cell">
                         {saveButton('changes')}
                         <span className="save-status" role="status">
@@ -288,8 +296,8 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
                     </td>
                   </tr>
                   {infoOpen && (
-                    <tr className="panel-row">
-                      <td colSpan={4} id={infoId}>
+                    <tr className="panel-row" role="row">
+                      <td colSpan={4} id={infoId} role="cell">
                         <h2 className="panel-title">Sample Information of {name}</h2>
                         <SampleInfoPanel samples={r.sampleList ?? []} />
                         {r.receipt && <ReceiptNote receipt={r.receipt} />}
@@ -297,8 +305,8 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
                     </tr>
                   )}
                   {testsOpen && (
-                    <tr className="panel-row">
-                      <td colSpan={4} id={testsId}>
+                    <tr className="panel-row" role="row">
+                      <td colSpan={4} id={testsId} role="cell">
                         <h2 className="panel-title">
                           {info.name} Tests of {name}
                         </h2>
