@@ -134,6 +134,13 @@ test('a signed release gives the client a verifiable certificate, and an amendme
   await expect(certificates.getByRole('link', { name: `Download certificate ${controlNumber}-R1` })).toBeVisible();
   await expect(certificates).toContainText(`(Amendment 1 to ${controlNumber}-R1)`);
   await expect(certificates).toContainText('replaced by a later amendment');
+  // Where the results are read, the amended value is marked: old and new reading, who, when and why.
+  const amendedRow = client.page.getByRole('region', { name: 'Microbiology Tests' }).getByRole('row', { name: /E\.Coli/ }).first();
+  await expect(amendedRow).toContainText('Not detected');
+  await expect(amendedRow.locator('.amended-note')).toHaveText(
+    new RegExp(`^✎ Amended in ${controlNumber}-R2 on \\w+ \\d+, \\d{4} by .+: was 4\\.0 x 10\\^2, positive, now Not detected, negative\\. Reason: Plate count transcribed from the wrong sample$`),
+  );
+  await expectNoAxeViolations(client.page, { atLeast: 'moderate' });
   const [amended] = await Promise.all([
     client.page.waitForEvent('download'),
     certificates.getByRole('link', { name: `Download certificate ${controlNumber}-R2` }).click(),
