@@ -52,7 +52,7 @@ export function RequestTimelinePage() {
             <h2 className="timeline-day-title">{day.day}</h2>
             {day.phases.map((group, p) => (
               <section key={p} className="timeline-phase" aria-label={`${group.phase}, ${day.day}`}>
-                <h3 className="timeline-phase-title">{group.phase}</h3>
+                <h3 className="timeline-phase-title kicker">{group.phase}</h3>
                 <ol className="timeline">
                   {group.items.map((item, i) =>
                     'event' in item ? (
