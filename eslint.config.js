@@ -71,4 +71,21 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   ...layers,
+  {
+    // Messages live in the page (DESIGN.md section 10): outcomes in role=alert/status regions,
+    // confirmations in accessible dialogs (ui/components/ConfirmDialog.tsx), never the browser's boxes.
+    files: ['ui/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['alert', 'confirm', 'prompt'].map((name) => ({ name, message: `No ${name}() in the portal: show the message in the page (components/Notice.tsx, ConfirmDialog).` })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['alert', 'confirm', 'prompt'].flatMap((property) =>
+          ['window', 'globalThis', 'self'].map((object) => ({ object, property, message: `No ${object}.${property}() in the portal: show the message in the page (components/Notice.tsx, ConfirmDialog).` })),
+        ),
+      ],
+    },
+  },
 );

@@ -1,6 +1,8 @@
+// First: zod must find its settings when it loads.
+import './zodJitless.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { App } from './App.js';
 import { SessionProvider } from './session.js';
 import './styles.css';
@@ -8,12 +10,21 @@ import './styles.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element in index.html');
 
-createRoot(root).render(
-  <StrictMode>
-    <BrowserRouter>
+// A data router (its routes are App's <Routes>) so that a screen with unsaved entries can hold any
+// navigation, the browser's back and forward included (useBlocker in hooks/useUnsavedGuard.tsx).
+const router = createBrowserRouter([
+  {
+    path: '*',
+    element: (
       <SessionProvider>
         <App />
       </SessionProvider>
-    </BrowserRouter>
+    ),
+  },
+]);
+
+createRoot(root).render(
+  <StrictMode>
+    <RouterProvider router={router} />
   </StrictMode>,
 );

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { createElement } from 'react';
 import type { Command } from 'commander';
-import { ANALYTES, FAMILY_LABELS, findAnalyte, purposeLabel, REMARK_COLOURS, type Purpose } from '../../server/domain/catalog.js';
+import { ANALYTES, FAMILY_LABELS, findAnalyte, purposeLabel, type Purpose } from '../../server/domain/catalog.js';
 import { completionOf, FAMILY_COMPLETION_KEY } from '../../server/domain/completion.js';
 import { formatPhp } from '../../server/domain/fees.js';
 import { can } from '../../server/domain/policies.js';
@@ -30,6 +30,12 @@ const DESK_MESSAGES = {
   rejectedPending: 'Request rejected successfully!',
   rejectedForRelease: 'Request has been rejected',
 } as const;
+
+/**
+ * How a remark reads (DESIGN.md section 10, README "One colour language"): a positive is a warning,
+ * the word with a sign and amber where colour shows; a negative is plain, never red.
+ */
+const REMARK_CELLS = { positive: { text: '⚠ positive', colour: 'yellow' }, negative: { text: 'negative', colour: undefined } } as const;
 
 const STATUS_COLOURS: Record<RequestStatus, string> = {
   PENDING_REVIEW: 'yellow',
@@ -130,8 +136,17 @@ async function showCommand(ref: string, opts: { json?: boolean }): Promise<void>
         {
           title: 'Results',
           columns: [{ header: '#', align: 'right' }, { header: 'Test' }, { header: 'Value' }, { header: 'Remark' }, { header: 'Analysis Date' }],
-          rows: results.map((a) => [String(a.samplePosition), findAnalyte(a.testCode)?.label ?? a.testCode, a.value ?? '', a.remark ?? '', a.analysisDate ?? '']),
-          cellColor: (row, column) => (column === 3 && results[row].remark ? REMARK_COLOURS[results[row].remark] : undefined),
+          rows: results.map((a) => [
+            String(a.samplePosition),
+            findAnalyte(a.testCode)?.label ?? a.testCode,
+            a.value ?? '',
+            a.remark ? REMARK_CELLS[a.remark].text : '',
+            a.analysisDate ?? '',
+          ]),
+          cellColor: (row, column) => {
+            const remark = results[row].remark;
+            return column === 3 && remark ? REMARK_CELLS[remark].colour : undefined;
+          },
           emptyText: request.controlNumber ? 'No results yet.' : 'No analyses: the request has not been approved.',
         },
       ],

@@ -248,5 +248,3 @@ export const CLIENT_CLASSIFICATIONS = [
   'Meat Cutting Plant', 'Consumer', 'Plant Officer', 'Cold Storage Warehouse', 'Others',
 ] as const;
 
-/** Positive and negative remark colours (SPEC section 9). */
-export const REMARK_COLOURS = { positive: '#2BC192', negative: '#E85557' } as const;

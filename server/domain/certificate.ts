@@ -115,10 +115,34 @@ export interface ReportSummary {
   amendmentReason: string | null;
   withdrawal: ReportWithdrawal | null;
   status: ReportStatus;
+  /** An amendment's changed results, against the report it replaces (empty for a first issue). */
+  changes: AmendmentChange[];
+}
+
+/** One result an amendment changed: where, and its reported value before and after. */
+export interface AmendmentChange {
+  samplePosition: number;
+  testCode: string;
+  before: Pick<ReportAnalysis, 'value' | 'remark' | 'analysisDate'> | null;
+  after: Pick<ReportAnalysis, 'value' | 'remark' | 'analysisDate'> | null;
+}
+
+/** The results `next` reports differently from `previous` (an amendment against what it replaces), in `next`'s order. */
+export function amendmentChanges(previous: Pick<ReportContent, 'analyses'>, next: Pick<ReportContent, 'analyses'>): AmendmentChange[] {
+  const keyOf = (a: ReportAnalysis) => `${a.samplePosition}:${a.testCode}`;
+  const reading = (a: ReportAnalysis | undefined) => (a ? { value: a.value, remark: a.remark, analysisDate: a.analysisDate } : null);
+  const before = new Map(previous.analyses.map((a) => [keyOf(a), a]));
+  const changes: AmendmentChange[] = [];
+  for (const a of next.analyses) {
+    const old = reading(before.get(keyOf(a)));
+    const now = reading(a);
+    if (JSON.stringify(old) !== JSON.stringify(now)) changes.push({ samplePosition: a.samplePosition, testCode: a.testCode, before: old, after: now });
+  }
+  return changes;
 }
 
 /** A report as issued: its identity and signature, its place in the amendment chain, its content. */
-export interface IssuedReport extends Omit<ReportSummary, 'status'> {
+export interface IssuedReport extends Omit<ReportSummary, 'status' | 'changes'> {
   /** The report that replaced this one, if any. */
   replacedBy: string | null;
   verificationToken: string;

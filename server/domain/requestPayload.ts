@@ -190,22 +190,37 @@ export interface SubmitRequestForm {
 
 const blank = (text: string) => text.trim() === '';
 
+/** The fields of the submit form a problem can be shown beside. */
+export type SubmitFormField = 'contact' | 'testingPurpose' | 'otherTestingPurpose' | 'sampleCategory' | 'samples' | 'tests';
+
+export interface SubmitFormProblems {
+  /** SPEC section 5's messages that apply, in its order ('Please fill in all required fields.', then the tests'). */
+  messages: string[];
+  /** What to say beside each field that is wrong. */
+  fields: Partial<Record<SubmitFormField, string>>;
+}
+
 /**
- * The alert SPEC section 5 shows before a submission, or null when the form may be submitted.
- * Required: the client's username, contact number, e-mail and company, at least one sample row (their
- * descriptions may be empty), a purpose (with its text for Others) and a sample category; then at
- * least one test.
+ * Every problem SPEC section 5 finds before a submission, all at once (an empty `messages` means the
+ * form may be submitted). Required: the client's username, contact number, e-mail and company, at
+ * least one sample row (their descriptions may be empty), a purpose (with its text for Others) and a
+ * sample category; and at least one test.
  */
-export function submitFormAlert(form: SubmitRequestForm): string | null {
-  const missing =
-    [form.representativeName, form.contactNumber, form.emailAddress, form.companyName].some(blank) ||
-    form.samples.length === 0 ||
-    form.testingPurpose === '' ||
-    (form.testingPurpose === 'Others' && blank(form.otherTestingPurpose)) ||
-    form.sampleCategory === '';
-  if (missing) return SUBMIT_ALERTS.required;
-  if (!form.tests.some((code) => ANALYTE_CODES.includes(code))) return SUBMIT_ALERTS.noTest;
-  return null;
+export function submitFormProblems(form: SubmitRequestForm): SubmitFormProblems {
+  const fields: SubmitFormProblems['fields'] = {};
+  if ([form.representativeName, form.contactNumber, form.emailAddress, form.companyName].some(blank)) {
+    fields.contact = 'Your client information is incomplete: your username, contact number, e-mail and company name are needed.';
+  }
+  if (form.samples.length === 0) fields.samples = 'Add at least one sample.';
+  if (form.testingPurpose === '') fields.testingPurpose = 'Choose the purpose of testing.';
+  else if (form.testingPurpose === 'Others' && blank(form.otherTestingPurpose)) fields.otherTestingPurpose = 'Specify the other purpose.';
+  if (form.sampleCategory === '') fields.sampleCategory = 'Choose the sample category.';
+  const messages: string[] = Object.keys(fields).length > 0 ? [SUBMIT_ALERTS.required] : [];
+  if (!form.tests.some((code) => ANALYTE_CODES.includes(code))) {
+    fields.tests = 'Select at least one test.';
+    messages.push(SUBMIT_ALERTS.noTest);
+  }
+  return { messages, fields };
 }
 
 /** The wire payload of a form: every test as a boolean flag, blank dates as null, timestamps of `now`. */

@@ -63,6 +63,8 @@ describe(`labctl requests (${databaseKind()})`, () => {
     expect(res.stdout).toMatch(/Completion:\s+Microbiological Completed, Chemical Completed/);
     expect(res.stdout).toMatch(/2\s+Pork belly/);
     expect(res.stdout).toMatch(/1\s+Standard\/Aerobic Plate Count\s+3\.2 x 10\^4 CFU\/g\s+negative\s+2026-03-14/);
+    // One colour language: a positive reads as a warning with a sign, a negative plainly.
+    expect((await run('requests', 'show', '2026-0001')).stdout).toMatch(/Horse DNA detected\s+⚠ positive/);
 
     const json = JSON.parse((await run('requests', 'show', '3', '--json')).stdout);
     expect(json).toMatchObject({ requestId: 3, controlNumber: '2026-0002', requestStatus: 'FOR_RELEASE' });

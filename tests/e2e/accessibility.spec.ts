@@ -1,5 +1,5 @@
 /**
- * Every screen of every role, read by axe-core at 1280 and at 390 wide: no serious or critical
+ * Every screen of every role, read by axe-core at 1280 and at 390 wide: no moderate, serious or critical
  * violation, and nothing wider than a phone. The journeys of the other specs check what each screen
  * does; this one only walks them all. Axe reads structure, so each screen holds a few requests in
  * every status (with results, one of them positive) rather than the 2,000 of the volume specs, which
@@ -13,16 +13,33 @@ import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
 import { expect, test, type DemoRole, type Lab } from './fixtures.js';
 import { seedRequests } from './serverDb.js';
 
-/** Opens `path`, waits for its heading and its data, and scans it at both widths. */
-async function scan(page: Page, path: string) {
+/** Console errors and uncaught exceptions of each page (a CSP refusal is a console error). */
+const consoleErrors = new WeakMap<Page, string[]>();
+function errorsOf(page: Page): string[] {
+  let errors = consoleErrors.get(page);
+  if (!errors) {
+    const list: string[] = [];
+    page.on('console', (m) => void (m.type() === 'error' && list.push(m.text())));
+    page.on('pageerror', (e) => void list.push(e.message));
+    consoleErrors.set(page, list);
+    errors = list;
+  }
+  return errors;
+}
+
+/** Opens `path`, waits for its heading and its data, and scans it at both widths; the console stays clean. */
+async function scan(page: Page, path: string, expectedError?: RegExp) {
+  const errors = errorsOf(page);
+  errors.length = 0;
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(path);
   await expect(page.getByRole('heading', { level: 1 }).first(), `heading of ${path}`).toBeVisible();
   await page.waitForLoadState('networkidle');
-  await expectNoAxeViolations(page, { atLeast: 'serious', wholePage: true });
+  await expectNoAxeViolations(page, { atLeast: 'moderate', wholePage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalScroll(page);
-  await expectNoAxeViolations(page, { atLeast: 'serious', wholePage: true });
+  await expectNoAxeViolations(page, { atLeast: 'moderate', wholePage: true });
+  expect(errors.filter((e) => !expectedError?.test(e)), `console errors on ${path}`).toEqual([]);
 }
 
 const STATUSES: readonly RequestStatus[] = ['PENDING_REVIEW', 'FOR_TESTING', 'FOR_RELEASE', 'RELEASED', 'REJECTED'];
@@ -60,7 +77,9 @@ test.describe('every screen at 1280 and 390 wide', () => {
   test.describe.configure({ timeout: 300_000 });
 
   test('public screens', async ({ page }) => {
-    for (const path of ['/login', '/register', '/forget', '/tfaverify', '/verify/no-such-report-token']) await scan(page, path);
+    for (const path of ['/login', '/register', '/forget', '/tfaverify']) await scan(page, path);
+    // The look-up of an unknown certificate is answered 404, which the browser itself logs.
+    await scan(page, '/verify/no-such-report-token', /status of 404/);
   });
 
   test('client screens', async ({ page, lab }) => {

@@ -4,7 +4,7 @@
  * Each journey makes its own account, so the demo accounts other specs use keep their passwords.
  */
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Dialog, Page } from '@playwright/test';
 import { signIn } from './auth.js';
 import { expect, extractCode, test, type Lab } from './fixtures.js';
 
@@ -17,18 +17,19 @@ async function codeFrom(lab: Lab, email: string, subject: string, mark: number):
 }
 
 /**
- * Clicks `button` and resolves with the text of the alert it raises, accepted at once: an alert
- * raised inside the click handler blocks the page, so it is answered from a listener.
+ * Clicks `button` and resolves with the message the form then shows in the page (role=alert, above
+ * its submit button); no native dialog may open meanwhile.
  */
 async function alertAfter(page: Page, button: string): Promise<string> {
-  const message = new Promise<string>((resolve) => {
-    page.once('dialog', (dialog) => {
-      resolve(dialog.message());
-      void dialog.accept();
-    });
-  });
+  const dialogs: string[] = [];
+  const record = (dialog: Dialog) => void dialogs.push(dialog.message());
+  page.on('dialog', record);
   await page.getByRole('button', { name: button, exact: true }).click();
-  return message;
+  const alert = page.locator('form').getByRole('alert');
+  await expect(alert).toBeVisible();
+  page.off('dialog', record);
+  expect(dialogs).toEqual([]);
+  return (await alert.textContent()) ?? '';
 }
 
 let sequence = 0;

@@ -11,7 +11,7 @@ import { pdfText } from '../helpers/pdfText.js';
 import { signInAs } from './auth.js';
 import { expectNoAxeViolations } from './checks.js';
 import { expect, test, type Lab } from './fixtures.js';
-import { recordDialogs } from './flows.js';
+import { pageNotice, recordDialogs } from './flows.js';
 import { seedRequests } from './serverDb.js';
 
 async function newBrowser(browser: Browser, lab: Lab): Promise<{ page: Page; close: () => Promise<void> }> {
@@ -63,7 +63,7 @@ test('a signed release gives the client a verifiable certificate, and an amendme
   await expect(sign.getByRole('alert')).toHaveText('Your password is incorrect: nothing was released.');
   await sign.getByLabel('Your password', { exact: true }).fill(lab.demo.staff.password);
   await sign.getByRole('button', { name: 'Sign and release' }).click();
-  await expect.poll(() => dialogs).toEqual(['Request released successfully']);
+  await expect(pageNotice(page)).toHaveText('Request released successfully');
   await expect(page.getByRole('button', { name: `Control Number ${controlNumber}` })).toHaveCount(0);
 
   // 2. The client downloads the certificate from the Results screen.
@@ -124,7 +124,7 @@ test('a signed release gives the client a verifiable certificate, and an amendme
   await amend.getByLabel('Your password', { exact: true }).fill(lab.demo.staff.password);
   const mark = lab.mailbox.mark();
   await amend.getByRole('button', { name: 'Sign and issue amendment' }).click();
-  await expect.poll(() => dialogs.slice(1)).toEqual([`Certificate ${controlNumber}-R2 issued; it replaces ${controlNumber}-R1.`]);
+  await expect(pageNotice(page)).toHaveText(`Certificate ${controlNumber}-R2 issued; it replaces ${controlNumber}-R1.`);
   const mail = await lab.mailbox.waitFor(lab.demo.client.email, (m) => m.subject.includes(`amended certificate ${controlNumber}-R2`), { after: mark });
   expect(mail.text).toContain('Reason: Plate count transcribed from the wrong sample');
 
@@ -134,6 +134,13 @@ test('a signed release gives the client a verifiable certificate, and an amendme
   await expect(certificates.getByRole('link', { name: `Download certificate ${controlNumber}-R1` })).toBeVisible();
   await expect(certificates).toContainText(`(Amendment 1 to ${controlNumber}-R1)`);
   await expect(certificates).toContainText('replaced by a later amendment');
+  // Where the results are read, the amended value is marked: old and new reading, who, when and why.
+  const amendedRow = client.page.getByRole('region', { name: 'Microbiology Tests' }).getByRole('row', { name: /E\.Coli/ }).first();
+  await expect(amendedRow).toContainText('Not detected');
+  await expect(amendedRow.locator('.amended-note')).toHaveText(
+    new RegExp(`^✎ Amended in ${controlNumber}-R2 on \\w+ \\d+, \\d{4} by .+: was 4\\.0 x 10\\^2, positive, now Not detected, negative\\. Reason: Plate count transcribed from the wrong sample$`),
+  );
+  await expectNoAxeViolations(client.page, { atLeast: 'moderate' });
   const [amended] = await Promise.all([
     client.page.waitForEvent('download'),
     certificates.getByRole('link', { name: `Download certificate ${controlNumber}-R2` }).click(),
@@ -155,13 +162,14 @@ test('a signed release gives the client a verifiable certificate, and an amendme
   await withdraw.getByLabel('Reason for the withdrawal').fill('Sample identity could not be confirmed');
   await withdraw.getByLabel('Your password', { exact: true }).fill(lab.demo.staff.password);
   await withdraw.getByRole('button', { name: 'Sign and withdraw' }).click();
-  await expect.poll(() => dialogs.slice(2)).toEqual([`Certificate ${controlNumber}-R2 withdrawn.`]);
+  await expect(pageNotice(page)).toHaveText(`Certificate ${controlNumber}-R2 withdrawn.`);
   await expect(released).toContainText('Reason for withdrawal: Sample identity could not be confirmed');
   await expect(released.getByRole('button', { name: `Withdraw ${controlNumber}-R2` })).toHaveCount(0);
   const amendedUrl = amendedText.match(/http:\/\/\S+\/verify\/[A-Za-z0-9_-]+/)![0];
   await anonymous.page.goto(amendedUrl);
   await expect(anonymous.page.getByRole('status')).toHaveText('Withdrawn: the laboratory has withdrawn this certificate and it is no longer valid.');
   await expect(anonymous.page.locator('body')).not.toContainText('Sample identity');
+  expect(dialogs).toEqual([]);
   await client.close();
   await anonymous.close();
 });

@@ -15,7 +15,7 @@ const IMPACTS = ['minor', 'moderate', 'serious', 'critical'];
 
 export interface AxeCheck {
   /** Only violations of this impact or worse count (default: every violation counts). */
-  atLeast?: 'serious';
+  atLeast?: 'moderate' | 'serious';
   /** Scan the whole page rather than its main region. */
   wholePage?: boolean;
 }

@@ -88,8 +88,9 @@ test.describe('client portal', () => {
     await expect(fee).toHaveText('Estimated Fee: PHP 4,050');
 
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Are you sure you want to submit this request?' }).getByRole('button', { name: 'Yes, submit' }).click();
     await expect(page).toHaveURL(`/request-submitted/${userId}`);
-    expect(dialogs).toEqual(['Are you sure you want to submit this request?']);
+    expect(dialogs).toEqual([]);
     await expect(page.getByRole('heading', { name: 'Request Submitted for Compliance Check' })).toBeVisible();
     await page.getByRole('button', { name: 'Go Back' }).click();
     await expect(page).toHaveURL(`/home/client/${userId}`);
@@ -134,24 +135,40 @@ test.describe('client portal', () => {
     await expect(page).toHaveURL(`/track-my-request/${userId}`);
   });
 
-  test('asks for required fields, then for a test, and submits nothing when the confirmation is declined', async ({ page, lab }) => {
-    const dialogs = recordDialogs(page, () => false);
+  test('names every missing field at once beside it, and submits nothing when the confirmation is declined', async ({ page, lab }) => {
+    const dialogs = recordDialogs(page);
     const userId = await openSubmitForm(page, lab);
     const submit = page.getByRole('button', { name: 'Submit', exact: true });
+    const form = page.locator('form.request-form');
+    const summary = form.getByRole('alert');
 
+    // Everything missing is said in one go: SPEC's two messages, and each field's own beside it.
     await submit.click();
-    await expect.poll(() => dialogs).toEqual(['Please fill in all required fields.']);
+    await expect(summary.getByRole('paragraph')).toHaveText(['Please fill in all required fields.', 'Please select at least one test.']);
+    await expect(page.getByRole('group', { name: '1 Purpose of Testing' })).toHaveAccessibleDescription('Choose the purpose of testing.');
+    await expect(page.getByRole('group', { name: '2 Sample Category' })).toHaveAccessibleDescription('Choose the sample category.');
+    await expect(page.getByRole('group', { name: '4 Test Selection' })).toHaveAccessibleDescription('Select at least one test.');
+    await expectNoAxeViolations(page, { atLeast: 'moderate' });
 
+    // Each message goes as its field is fixed.
     await page.getByRole('radio', { name: 'Export (OMIC Issuance)' }).check();
     await page.getByRole('radio', { name: 'Monitoring', exact: true }).check();
-    await submit.click();
-    await expect.poll(() => dialogs.at(-1)).toBe('Please select at least one test.');
+    await expect(summary).toHaveText('Please select at least one test.');
+    await expect(page.getByText('Choose the purpose of testing.')).toHaveCount(0);
 
     await page.getByRole('checkbox', { name: 'Swine' }).check();
+    await expect(summary).toHaveCount(0);
     await submit.click();
-    await expect.poll(() => dialogs.at(-1)).toBe('Are you sure you want to submit this request?');
+    // The confirmation is a dialog in the page: labelled by its question, Cancel focused, Escape declines.
+    const confirm = page.getByRole('dialog', { name: 'Are you sure you want to submit this request?' });
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(confirm).toHaveCount(0);
+    await expect(submit).toBeFocused();
+    await submit.click();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
     await expect(page).toHaveURL(`/submit-a-request/${userId}`);
-    expect(dialogs).toHaveLength(3);
+    expect(dialogs).toEqual([]);
   });
 
   test('reads the released results of a request, grouped by test family, a positive as a warning', async ({ page, lab }) => {
@@ -187,10 +204,14 @@ test.describe('client portal', () => {
     await expect(positive).toContainText('Detected');
     await expect(positive).toContainText('May 8, 2025');
     // Read, a positive is a warning (amber), not the green of the tester's '+' toggle.
+    // One colour language: a positive is a warning in amber with an icon and the word, never colour
+    // alone; a negative (the good outcome) is neutral, not red.
     await expect(positive.getByText('Positive')).toHaveCSS('background-color', 'rgb(255, 241, 214)');
+    expect(await positive.getByText('Positive').evaluate((el) => getComputedStyle(el, '::before').content)).toBe('"⚠"');
     const negative = page.getByRole('region', { name: 'Molecular Biology Tests' }).getByRole('row', { name: /Dog/ }).first();
     await expect(negative).toContainText('Not detected');
-    await expect(negative.getByText('Negative')).toHaveCSS('background-color', 'rgb(232, 85, 87)');
+    await expect(negative.getByText('Negative')).toHaveCSS('background-color', 'rgb(238, 242, 245)');
+    await expect(negative.getByText('Negative')).toHaveCSS('color', 'rgb(28, 39, 51)');
     await expectNoAxeViolations(page);
 
     await page.getByRole('button', { name: 'Back', exact: true }).click();

@@ -7,7 +7,7 @@
 import type { Page } from '@playwright/test';
 import { signInAs } from './auth.js';
 import { expectAccessibleAtBothWidths, expectNoHorizontalScroll } from './checks.js';
-import { otherBrowser, recordDialogs, rejectWithReason } from './flows.js';
+import { otherBrowser, pageNotice, recordDialogs, rejectWithReason } from './flows.js';
 import { seedRequests, withServerDb } from './serverDb.js';
 import { expect, test } from './volumeFixtures.js';
 
@@ -59,16 +59,19 @@ test.describe('the desk at volume', () => {
     const reject = page.getByRole('button', { name: 'Reject', exact: true });
     await reject.focus();
     await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: `Reject request ${second.requestId}?` });
+    // Named by company and submission day (a pending request has no control number yet), never its database id.
+    const rejectTitle = 'Reject the request of Demo Meat Traders Inc., submitted January 2, 2001?';
+    const dialog = page.getByRole('dialog', { name: rejectTitle });
     const reason = dialog.getByLabel('Reason for the rejection');
     await expect(reason).toBeFocused();
     for (let i = 0; i < 4; i += 1) await page.keyboard.press('Tab');
     expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
     await expectAccessibleAtBothWidths(page);
     const mark = lab.mailbox.mark();
-    await rejectWithReason(page, `Reject request ${second.requestId}?`, 'Sample too small for species identification (2 g).');
-    await expect.poll(() => dialogs).toEqual(['Request rejected successfully!']);
+    await rejectWithReason(page, rejectTitle, 'Sample too small for species identification (2 g).');
     await expect(page).toHaveURL(`/home/staff/${staff.userId}`);
+    await expect(pageNotice(page)).toHaveText('Request rejected successfully!');
+    expect(dialogs).toEqual([]);
     const mail = await lab.mailbox.waitFor(lab.demo.client.email, (m) => m.subject.includes('rejected'), { after: mark });
     expect(mail.text).toContain('Reason: Sample too small for species identification (2 g).');
 

@@ -1,5 +1,5 @@
 /**
- * Steps several browser tests take the same way: answering the portal's dialogs, and entering
+ * Steps several browser tests take the same way: reading the portal's messages, and entering
  * results on a For Testing screen.
  */
 import type { Browser, Locator, Page } from '@playwright/test';
@@ -21,15 +21,24 @@ export async function rejectWithReason(page: Page, title: string, reason: string
   await dialog.getByRole('button', { name: 'Reject', exact: true }).click();
 }
 
-/** Records every dialog's message; confirmations are accepted unless `accept` says no (alerts just close). */
-export function recordDialogs(page: Page, accept = (): boolean => true): string[] {
+/**
+ * Records the message of every alert, confirm or prompt the page raises (declining each): the portal
+ * shows its messages in the page, so a test expects this list to stay empty. The browser's own
+ * question before a reload with unsaved entries (beforeunload) is accepted and not recorded.
+ */
+export function recordDialogs(page: Page): string[] {
   const messages: string[] = [];
   page.on('dialog', (dialog) => {
+    if (dialog.type() === 'beforeunload') return void dialog.accept();
     messages.push(dialog.message());
-    void (accept() ? dialog.accept() : dialog.dismiss());
+    void dialog.dismiss();
   });
   return messages;
 }
+
+/** The portal's outcome message at the top of the page: a success is a status, a failure an alert. */
+export const pageNotice = (page: Page, role: 'status' | 'alert' = 'status'): Locator =>
+  page.locator('.page-notices').getByRole(role).locator('.page-notice-text');
 
 /** A request's row on a For Testing screen. */
 export const forTestingRow = (page: Page, controlNumber: string): Locator =>

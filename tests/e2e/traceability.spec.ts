@@ -112,7 +112,9 @@ test.describe('traceability', () => {
     await page.getByRole('link', { name: 'Timeline' }).click();
     await expect(page).toHaveURL(`/request-timeline/${staff.userId}/${requestId}`);
     await expect(page.getByRole('heading', { level: 1, name: `Timeline of ${controlNumber}` })).toBeVisible();
-    const events = page.getByRole('list', { name: 'Events' }).getByRole('listitem');
+    // Grouped by day and phase, in order.
+    const events = page.locator('.timeline-event');
+    await expect(page.getByRole('region', { name: /^Testing, / }).getByRole('heading', { level: 3 })).toHaveText('Testing');
     const expected: Array<[string, string]> = [
       ['Submitted', 'Dana Delos Santos (client)'],
       ['Additional information asked', 'Rosa Reyes (staff)'],
@@ -138,13 +140,39 @@ test.describe('traceability', () => {
     // The client: its own timeline from the results page, without the laboratory's result entries.
     await client.page.goto(`/request-results/${client.user.userId}/${requestId}`);
     await client.page.getByRole('link', { name: 'Timeline' }).click();
-    const clientEvents = client.page.getByRole('list', { name: 'Events' }).getByRole('listitem');
+    const clientEvents = client.page.locator('.timeline-event');
     await expect(clientEvents).toHaveCount(expected.length - 2);
     await expect(client.page.getByText('Result entered')).toHaveCount(0);
     await expect(clientEvents.nth(expected.length - 4)).toContainText('Signed by Rosa Reyes: Results reviewed and approved for release');
     await expect(clientEvents.last()).toContainText('Mail sent');
     await client.close();
     await tester.close();
+  });
+
+  test('the timeline folds a run of result entries behind one line, which opens', async ({ page, lab, browser }) => {
+    const [request] = await seedRequests(lab, [{ tests: ['eColi', 'salmonellaSp', 'coliformCount', 'yeastAndMolds'], status: 'FOR_TESTING', samples: ['Beef loin', 'Pork belly'] }]);
+    const tester = await browser.newContext({ baseURL: lab.baseURL });
+    const testerPage = await tester.newPage();
+    await signInAs(testerPage, lab, lab.demo.microbiotester);
+    const sampleIds = await withServerDb(lab, (db) => db('samples').where('request_id', request.requestId).orderBy('position').pluck('id'));
+    for (const sampleId of sampleIds) {
+      const data = Object.fromEntries(['eColi', 'salmonellaSp', 'coliformCount', 'yeastAndMolds'].flatMap((code) => [[code, 'Not detected'], [`${code}Remarks`, 'negative'], [`${code}AnalysisDate`, '2026-03-20']]));
+      expect((await testerPage.request.put(`/microbioTestResults/${sampleId}`, { data })).status()).toBe(200);
+    }
+    await tester.close();
+
+    const staff = await signInAs(page, lab, lab.demo.staff);
+    await page.goto(`/request-timeline/${staff.userId}/${request.requestId}`);
+    const testing = page.getByRole('region', { name: /^Testing, / });
+    const folded = testing.getByText('8 result entries', { exact: true });
+    await expect(folded).toBeVisible();
+    await expect(testing.locator('.timeline-event[data-kind="result"]').first()).toBeHidden();
+    await expect(testing.locator('.timeline-event[data-kind="completed"]')).toBeVisible();
+    await expectNoAxeViolations(page, { atLeast: 'moderate' });
+    await folded.focus();
+    await page.keyboard.press('Enter');
+    await expect(testing.locator('.timeline-event[data-kind="result"]')).toHaveCount(8);
+    await expect(testing.locator('.timeline-event[data-kind="result"]').first()).toBeVisible();
   });
 
   test('staff filter the audit trail and export it as CSV', async ({ page, lab }) => {

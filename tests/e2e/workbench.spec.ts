@@ -27,11 +27,9 @@ test.describe('the work bench at volume', () => {
     );
     expect(Number(outstanding[0].n)).toBeGreaterThan(PAGE_SIZE);
 
-    const recorded = recordDialogs(page);
+    const dialogs = recordDialogs(page);
     const kinds: string[] = [];
     page.on('dialog', (d) => void kinds.push(d.type()));
-    /** The alerts (the reload's beforeunload question has no text). */
-    const dialogs = { get list() { return recorded.filter((m) => m !== ''); } };
     const { userId } = await signInAs(page, lab, lab.demo.microbiotester);
     await page.goto(`/for-testing-microbio/${userId}`);
     const rows = page.locator('.testing-table > tbody > tr:not(.panel-row)');
@@ -47,8 +45,9 @@ test.describe('the work bench at volume', () => {
     await expect(row).toContainText('2 samples');
 
     // Nothing typed: the Save says so and writes nothing.
+    const saveStatus = row.getByRole('status');
     await row.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => dialogs.list).toEqual(['Nothing to save']);
+    await expect(saveStatus).toHaveText('Nothing to save');
 
     await row.getByRole('button', { name: 'Show Microbiology Tests' }).click();
     const panel = page.locator(`#tests-${request.requestId}`);
@@ -87,7 +86,7 @@ test.describe('the work bench at volume', () => {
       if (r.method() === 'PUT') saves.push(new URL(r.url()).pathname);
     });
     await panel.getByRole('button', { name: `Save all results of ${name}` }).click();
-    await expect.poll(() => dialogs.list.at(-1)).toBe('Changes saved successfully!');
+    await expect(saveStatus).toHaveText('Changes saved successfully!');
     expect(saves).toEqual([`/results/request/${request.requestId}`]);
     await expect(eColi1).not.toContainText('Unsaved');
     // Saved without its + or -: kept, and still marked so the tester knows why it is not complete.
@@ -102,11 +101,13 @@ test.describe('the work bench at volume', () => {
     // A value entered by mistake is cleared from the screen.
     await page.getByRole('button', { name: 'Clear Salmonella sp. result, sample 1' }).click();
     await panel.getByRole('button', { name: `Save all results of ${name}` }).click();
-    await expect.poll(() => dialogs.list.length).toBe(3);
-    expect(dialogs.list.at(-1)).toBe('Changes saved successfully!');
-    expect(await withServerDb(lab, (db) => db('analyses').where({ request_id: request.requestId, test_code: 'salmonellaSp' }).whereNotNull('value'))).toEqual([]);
+    await expect
+      .poll(() => withServerDb(lab, (db) => db('analyses').where({ request_id: request.requestId, test_code: 'salmonellaSp' }).whereNotNull('value')))
+      .toEqual([]);
+    await expect(saveStatus).toHaveText('Changes saved successfully!');
     await panel.getByRole('button', { name: `Save all results of ${name}` }).click();
-    await expect.poll(() => dialogs.list.at(-1)).toBe('Nothing to save');
+    await expect(saveStatus).toHaveText('Nothing to save');
+    expect(dialogs).toEqual([]);
   });
 
   test('the finished filter shows a completed request, and clearing a value sends it back to FOR TESTING', async ({ page, lab }) => {
@@ -123,7 +124,8 @@ test.describe('the work bench at volume', () => {
     await row.getByRole('button', { name: 'Show Molecular Biology Tests' }).click();
     await page.getByRole('button', { name: 'Clear Dog result, sample 1' }).click();
     await row.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => dialogs).toEqual(['Changes saved successfully!']);
+    await expect(row.getByRole('status')).toHaveText('Changes saved successfully!');
+    expect(dialogs).toEqual([]);
     await expect(row).toContainText('0/1 entered');
     expect((await withServerDb(lab, (db) => db('requests').where('id', request.requestId).first('status'))).status).toBe('FOR_TESTING');
   });
@@ -168,6 +170,122 @@ test.describe('the work bench at volume', () => {
     await expect(warning).toBeVisible();
     await expect(warning).toHaveCSS('background-color', 'rgb(255, 241, 214)');
     await expectAccessibleAtBothWidths(page);
+  });
+
+  test('unsaved entries: every way out asks first, in the page (or the browser\'s own prompt on reload and close)', async ({ page, lab }) => {
+    const [request] = await seedRequests(lab, [{ tests: ['eColi'], status: 'FOR_TESTING', samples: ['Beef loin'] }]);
+    const name = request.controlNumber!;
+    // No alert or confirm may open; the browser's beforeunload question is answered as `unload` says.
+    const dialogs: string[] = [];
+    const native: string[] = [];
+    let unload: 'stay' | 'leave' = 'stay';
+    page.on('dialog', (d) => {
+      if (d.type() !== 'beforeunload') return void dialogs.push(d.message()), void d.dismiss();
+      native.push(d.type());
+      void (unload === 'stay' ? d.dismiss() : d.accept());
+    });
+    const { userId } = await signInAs(page, lab, lab.demo.microbiotester);
+    await page.goto(`/home/microbiotester/${userId}`);
+    await page.getByRole('link', { name: 'For Testing' }).click();
+    const forTesting = `/for-testing-microbio/${userId}`;
+    await expect(page).toHaveURL(forTesting);
+    await page.getByRole('searchbox', { name: 'Search by control number' }).fill(name);
+    await forTestingRow(page, name).getByRole('button', { name: 'Show Microbiology Tests' }).click();
+    const value = page.getByLabel('E.Coli result, sample 1', { exact: true });
+    await value.fill('<10 cfu/g');
+
+    const question = page.getByRole('dialog', { name: 'You have unsaved results. Leave this page and keep them only as a draft on this computer?' });
+    const stay = async (how: 'button' | 'Escape') => {
+      await expect(question.getByRole('button', { name: 'Stay on this page' })).toBeFocused();
+      if (how === 'Escape') await page.keyboard.press('Escape');
+      else await question.getByRole('button', { name: 'Stay on this page' }).click();
+      await expect(question).toHaveCount(0);
+      await expect(page).toHaveURL(forTesting);
+      await expect(value).toHaveValue('<10 cfu/g');
+    };
+    // A link, the header's Home, Log out and the browser's back each ask, and staying keeps the entry.
+    await page.getByRole('link', { name: 'Microbiology Testing Portal' }).click();
+    await expectNoAxeViolations(page, { atLeast: 'moderate', wholePage: true });
+    await stay('button');
+    await page.getByRole('button', { name: 'Home', exact: true }).click();
+    await stay('Escape');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await stay('button');
+    await page.goBack();
+    await stay('button');
+    // Closing the tab and reloading get the browser's own question (the only one allowed there).
+    await page.close({ runBeforeUnload: true });
+    await expect.poll(() => native).toEqual(['beforeunload']);
+    expect(page.isClosed()).toBe(false);
+    unload = 'leave';
+    await page.reload();
+    expect(native).toEqual(['beforeunload', 'beforeunload']);
+
+    // Leaving when the user says so: the entry is kept as a draft on this computer.
+    await page.getByRole('searchbox', { name: 'Search by control number' }).fill(name);
+    await forTestingRow(page, name).getByRole('button', { name: 'Show Microbiology Tests' }).click();
+    await expect(value).toHaveValue('<10 cfu/g');
+    await page.getByRole('button', { name: 'Home', exact: true }).click();
+    await question.getByRole('button', { name: 'Leave' }).click();
+    await expect(page).toHaveURL(`/home/microbiotester/${userId}`);
+    await page.goBack();
+    await page.getByRole('searchbox', { name: 'Search by control number' }).fill(name);
+    await expect(forTestingRow(page, name)).toContainText('Unsaved entries');
+    await forTestingRow(page, name).getByRole('button', { name: 'Show Microbiology Tests' }).click();
+    await expect(value).toHaveValue('<10 cfu/g');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await question.getByRole('button', { name: 'Leave' }).click({ timeout: 10_000 });
+    await expect(page).toHaveURL('/login');
+    expect(dialogs).toEqual([]);
+  });
+
+  test('the tester bench on a 390 px phone: cards, no sideways scroll, 44 px targets, one thumb or the keyboard', async ({ page, lab }, testInfo) => {
+    const [request] = await seedRequests(lab, [{ tests: ['eColi', 'salmonellaSp'], status: 'FOR_TESTING', samples: ['Beef loin', 'Pork belly'] }]);
+    const name = request.controlNumber!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    const { userId } = await signInAs(page, lab, lab.demo.microbiotester);
+    await page.goto(`/for-testing-microbio/${userId}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'For Testing' })).toBeVisible();
+    await expect(page.getByText('Drag the sides of the container to scroll!')).toBeHidden();
+    await page.getByRole('searchbox', { name: 'Search by control number' }).fill(name);
+    const row = forTestingRow(page, name);
+    await row.getByRole('button', { name: 'Show Microbiology Tests' }).click();
+    const eColi2 = page.getByRole('group', { name: 'E.Coli, sample 2', exact: true });
+    await expect(eColi2).toBeVisible();
+    await expectNoHorizontalScroll(page);
+    await expect.poll(() => page.locator('.testing-list').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+
+    // One card per sample and analyte, each inside the screen.
+    const cards = page.locator(`#tests-${request.requestId} .analyte-row`);
+    await expect(cards).toHaveCount(4);
+    for (const box of await cards.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect))) {
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.right).toBeLessThanOrEqual(390);
+    }
+    // Every control a thumb may need is at least 44 px each way.
+    const small = await page.locator('main').evaluate((main) =>
+      [...main.querySelectorAll<HTMLElement>('button, input, select, a[href]')]
+        .map((el) => ({ el, box: el.getBoundingClientRect() }))
+        .filter(({ el, box }) => box.width > 1 && box.height > 1 && getComputedStyle(el).visibility !== 'hidden' && !el.closest('.visually-hidden'))
+        .filter(({ box }) => box.width < 44 || box.height < 44)
+        .map(({ el, box }) => `${el.tagName} "${el.getAttribute('aria-label') ?? el.textContent?.trim() ?? ''}" ${Math.round(box.width)}x${Math.round(box.height)}`),
+    );
+    expect(small).toEqual([]);
+    await expectNoAxeViolations(page, { atLeast: 'moderate', wholePage: true });
+    await page.screenshot({ path: testInfo.outputPath('bench-390.png'), fullPage: true });
+
+    // The keyboard alone: type a result, press '-' with Space, save with Enter.
+    await page.getByLabel('E.Coli result, sample 2', { exact: true }).focus();
+    await page.keyboard.type('<10 cfu/g');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(remarkButton(page, 'E.Coli', 2, '-')).toBeFocused();
+    await page.keyboard.press('Space');
+    await expect(remarkButton(page, 'E.Coli', 2, '-')).toHaveAttribute('aria-pressed', 'true');
+    await page.getByRole('button', { name: `Save all results of ${name}` }).focus();
+    await page.keyboard.press('Enter');
+    await expect(row.getByRole('status')).toHaveText('Changes saved successfully!');
+    await expect(row).toContainText('1/4 entered');
   });
 
   test('a list that fails to load says so with Retry; an expired session goes to log in', async ({ page, lab }) => {

@@ -4,7 +4,7 @@ import {
   buildSubmitPayload,
   SUBMIT_ALERTS,
   SubmitRequestPayload,
-  submitFormAlert,
+  submitFormProblems,
   type SubmitRequestForm,
 } from '../../server/domain/requestPayload.js';
 import { isIsoDate } from '../../server/domain/dates.js';
@@ -34,31 +34,35 @@ const form = (overrides: Partial<SubmitRequestForm> = {}): SubmitRequestForm => 
 
 const NOW = new Date('2026-03-16T09:00:00.000Z');
 
-describe('submitFormAlert (SPEC section 5)', () => {
+describe('submitFormProblems (SPEC section 5)', () => {
   it('accepts a complete form, empty sample descriptions included', () => {
-    expect(submitFormAlert(form())).toBeNull();
+    expect(submitFormProblems(form())).toEqual({ messages: [], fields: {} });
   });
 
   it.each([
-    ['username', { representativeName: ' ' }],
-    ['contact number', { contactNumber: '' }],
-    ['e-mail', { emailAddress: '' }],
-    ['company name', { companyName: '' }],
-    ['sample rows', { samples: [] }],
-    ['purpose', { testingPurpose: '' as const }],
-    ['other purpose text', { testingPurpose: 'Others' as const, otherTestingPurpose: '  ' }],
-    ['sample category', { sampleCategory: '' as const }],
-  ])('asks for required fields when the %s is missing', (_what, change) => {
-    expect(submitFormAlert(form(change))).toBe('Please fill in all required fields.');
+    ['contact', { representativeName: ' ' }],
+    ['contact', { contactNumber: '' }],
+    ['contact', { emailAddress: '' }],
+    ['contact', { companyName: '' }],
+    ['samples', { samples: [] }],
+    ['testingPurpose', { testingPurpose: '' as const }],
+    ['otherTestingPurpose', { testingPurpose: 'Others' as const, otherTestingPurpose: '  ' }],
+    ['sampleCategory', { sampleCategory: '' as const }],
+  ])('asks for required fields and marks the %s field', (field, change) => {
+    const problems = submitFormProblems(form(change));
+    expect(problems.messages).toEqual(['Please fill in all required fields.']);
+    expect(Object.keys(problems.fields)).toEqual([field]);
   });
 
-  it('checks required fields before tests', () => {
-    expect(submitFormAlert(form({ companyName: '', tests: [] }))).toBe(SUBMIT_ALERTS.required);
+  it('reports every problem at once, required fields first', () => {
+    const problems = submitFormProblems(form({ testingPurpose: '', sampleCategory: '', tests: [] }));
+    expect(problems.messages).toEqual([SUBMIT_ALERTS.required, SUBMIT_ALERTS.noTest]);
+    expect(Object.keys(problems.fields).sort()).toEqual(['sampleCategory', 'testingPurpose', 'tests']);
   });
 
   it('asks for a test when none known is ticked', () => {
-    expect(submitFormAlert(form({ tests: [] }))).toBe('Please select at least one test.');
-    expect(submitFormAlert(form({ tests: ['organoleptic'] }))).toBe(SUBMIT_ALERTS.noTest);
+    expect(submitFormProblems(form({ tests: [] })).messages).toEqual(['Please select at least one test.']);
+    expect(submitFormProblems(form({ tests: ['organoleptic'] })).fields.tests).toBe('Select at least one test.');
   });
 });
 

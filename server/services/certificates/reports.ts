@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { catalogOrder } from '../../domain/catalog.js';
 import {
+  amendmentChanges,
   reportNumber,
   reportStatus,
   type IssuedReport,
@@ -162,7 +163,7 @@ function withdrawalOf(row: ReportRow): ReportWithdrawal | null {
   return row.withdrawn_at ? { at: row.withdrawn_at, signerName: row.withdrawn_by_name!, reason: row.withdrawal_reason! } : null;
 }
 
-function identityOf(row: ReportRow): Omit<ReportSummary, 'status'> {
+function identityOf(row: ReportRow): Omit<ReportSummary, 'status' | 'changes'> {
   return {
     reportNumber: row.report_number,
     version: Number(row.version),
@@ -246,11 +247,19 @@ export async function reportForDownload(
   return readIssuedReport(deps, requestId, version, { actorUserId: actor.id, ip });
 }
 
-/** Every issued report of a request, first issue first (one query). */
+/** Every issued report of a request, first issue first (one query), each amendment with the results it changed. */
 export async function listReports(deps: ReportDeps, actor: Actor, requestId: number): Promise<ReportSummary[]> {
   await authorizeReportRead(deps.db, actor, requestId);
   const rows: ReportRow[] = await reportsQuery(deps.db).where('r.request_id', requestId).orderBy('r.version');
-  return rows.map((row) => ({ ...identityOf(row), status: reportStatus(row.replaced_by, row.withdrawn_at) }));
+  const contents = new Map(rows.map((row) => [row.report_number, JSON.parse(row.content) as ReportContent]));
+  return rows.map((row) => {
+    const previous = row.replaces ? contents.get(row.replaces) : undefined;
+    return {
+      ...identityOf(row),
+      status: reportStatus(row.replaced_by, row.withdrawn_at),
+      changes: previous ? amendmentChanges(previous, contents.get(row.report_number)!) : [],
+    };
+  });
 }
 
 export const UNKNOWN_TOKEN = 'No certificate has this verification code. Check the address printed under the QR code.';

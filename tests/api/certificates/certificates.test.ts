@@ -287,6 +287,18 @@ describe(`certificates of analysis (${databaseKind()})`, () => {
         [`${controlNumber}-R1`, 'amended', null],
         [`${controlNumber}-R2`, 'valid', `${controlNumber}-R1`],
       ]);
+      // The amendment names what it changed, old and new, so every screen can mark the amended value.
+      expect(list.body[0].changes).toEqual([]);
+      expect(list.body[1]).toMatchObject({ signerName: expect.any(String), issuedAt: '2026-03-20T08:15:00.000Z', amendmentReason: 'Transcription error in sample 2' });
+      expect(list.body[1].changes).toEqual([
+        {
+          samplePosition: 2,
+          testCode: 'eColi',
+          before: expect.objectContaining({ value: expect.any(String) }),
+          after: { value: 'Not detected', remark: 'negative', analysisDate: '2026-03-12' },
+        },
+      ]);
+      expect(list.body[1].changes[0].before).not.toEqual(list.body[1].changes[0].after);
       expect((await clientB.http.get(`/requests/${requestId}/reports`)).status).toBe(403);
 
       const amended = await pdfText((await certificate(clientA.http)).bytes);

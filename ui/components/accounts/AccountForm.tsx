@@ -22,17 +22,22 @@ export interface AccountFormProps<T> extends SubmitSteps<T> {
   links: readonly FormLink[];
   /** Between the submit button and the links. */
   footer?: ReactNode;
-  /** Leave the required-field checks to the page's own alert. */
+  /** Leave the required-field checks to the page's own message. */
   noValidate?: boolean;
   children: ReactNode;
 }
 
 /** A form of the account screens: fields, one full-width submit button, then links to other screens. */
 export function AccountForm<T>({ label, busyLabel, links, footer, noValidate, children, ...steps }: AccountFormProps<T>) {
-  const { busy, onSubmit } = useSubmit(steps);
+  const { busy, problem, onSubmit } = useSubmit(steps);
   return (
     <form className="form" onSubmit={onSubmit} aria-busy={busy} noValidate={noValidate}>
       {children}
+      {problem && (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      )}
       <button type="submit" className="button button-primary button-block" disabled={busy}>
         {busy && busyLabel ? busyLabel : label}
       </button>

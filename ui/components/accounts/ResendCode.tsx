@@ -19,6 +19,7 @@ export function ResendCode({ kind, identifier }: ResendCodeProps) {
   const [now, setNow] = useState(() => Date.now());
   const [sending, setSending] = useState(false);
   const [status, setStatus] = useState('');
+  const [problem, setProblem] = useState('');
   const waitSeconds = Math.max(0, Math.ceil((availableAt - now) / 1000));
 
   useEffect(() => {
@@ -28,12 +29,13 @@ export function ResendCode({ kind, identifier }: ResendCodeProps) {
   }, [waitSeconds, now]);
 
   async function onResend() {
+    setStatus('');
     if (identifier.trim() === '') {
-      alert('Please enter your e-mail address first.');
+      setProblem('Please enter your e-mail address first.');
       return;
     }
+    setProblem('');
     setSending(true);
-    setStatus('');
     try {
       await resendCode(kind, identifier.trim());
       const sentAt = Date.now();
@@ -41,7 +43,7 @@ export function ResendCode({ kind, identifier }: ResendCodeProps) {
       setNow(sentAt);
       setStatus('A new code has been sent to your e-mail address.');
     } catch (error) {
-      alert(isApiError(error) ? error.message : 'Failed connection to the server. Please try again.');
+      setProblem(isApiError(error) ? error.message : 'Failed connection to the server. Please try again.');
     } finally {
       setSending(false);
     }
@@ -64,6 +66,11 @@ export function ResendCode({ kind, identifier }: ResendCodeProps) {
       <p className="field-hint" role="status">
         {status}
       </p>
+      {problem && (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      )}
     </div>
   );
 }

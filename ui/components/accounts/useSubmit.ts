@@ -2,20 +2,22 @@ import { useState, type FormEvent } from 'react';
 
 /** The steps of an account form's submit; `send` is the only server call. */
 export interface SubmitSteps<T> {
-  /** Checked before anything is sent: a message is alerted and nothing is sent. */
+  /** Checked before anything is sent: a message is shown in the form and nothing is sent. */
   check?: () => string | null;
   send: () => Promise<T>;
   /**
    * After a successful call: moves on (navigate's promise may be returned), or returns a message to
-   * alert when the answer is unusable.
+   * show when the answer is unusable.
    */
   done: (answer: T) => string | void | Promise<void>;
-  /** The call was refused or the server unreachable: tells the user (alert or redirect). */
-  failed: (error: unknown) => void;
+  /** The call was refused or the server unreachable: returns the message to show, or redirects. */
+  failed: (error: unknown) => string | void;
 }
 
 export interface Submit {
   busy: boolean;
+  /** What went wrong with the last submit ('' when nothing did), shown in the form as an alert. */
+  problem: string;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
 }
 
@@ -25,31 +27,31 @@ export interface Submit {
  */
 export function useSubmit<T>(steps: SubmitSteps<T>): Submit {
   const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState('');
 
   async function submit() {
-    const problem = steps.check?.();
-    if (problem) {
-      alert(problem);
-      return;
-    }
+    const invalid = steps.check?.();
+    setProblem(invalid ?? '');
+    if (invalid) return;
     setBusy(true);
     let answer: T;
     try {
       answer = await steps.send();
     } catch (error) {
       setBusy(false);
-      steps.failed(error);
+      setProblem(steps.failed(error) ?? '');
       return;
     }
     const unusable = steps.done(answer);
     if (typeof unusable === 'string') {
       setBusy(false);
-      alert(unusable);
+      setProblem(unusable);
     }
   }
 
   return {
     busy,
+    problem,
     onSubmit(event) {
       event.preventDefault();
       if (!busy) void submit();

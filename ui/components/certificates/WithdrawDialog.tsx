@@ -1,16 +1,18 @@
 import { useId, useState } from 'react';
 import { MAX_WITHDRAWAL_REASON, WITHDRAWAL_MEANING } from '../../../server/domain/certificate.js';
 import { withdrawReport } from '../../api/certificates.js';
+import { useNotify } from '../Notice.js';
 import { SignatureDialog } from '../SignatureDialog.js';
 
 /** Staff withdraw a released report: a reason and their password (the signature means "Report withdrawn"). */
 export function WithdrawDialog({ reportNumber, onDone, onClose }: { reportNumber: string; onDone: () => void; onClose: () => void }) {
   const reasonId = useId();
   const [reason, setReason] = useState('');
+  const notify = useNotify();
 
   async function sign(password: string) {
     const withdrawn = await withdrawReport(reportNumber, { reason, password });
-    window.alert(`Certificate ${withdrawn.reportNumber} withdrawn.`);
+    notify(`Certificate ${withdrawn.reportNumber} withdrawn.`, 'success');
     onDone();
   }
 

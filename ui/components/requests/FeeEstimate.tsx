@@ -29,7 +29,9 @@ export function FeeEstimate({ tests, sampleCount, gramPositiveAst, gramNegativeA
         </p>
       </div>
       {fee.lines.length > 0 && (
-        <ul className="fee-lines">
+        // A box that scrolls once many tests are ticked: it takes the focus, so the keyboard scrolls it
+        // too (axe's scrollable-region-focusable), and is named for a screen reader landing on it.
+        <ul className="fee-lines" tabIndex={0} aria-label="Fee per test">
           {fee.lines.map((line) => (
             <li key={line.code}>
               <span>{line.label}</span>{' '}

@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import { findAnalyte } from '../../../server/domain/catalog.js';
 import type { AnalyteResult } from '../../../server/domain/resultShape.js';
-import { formatDay } from './format.js';
+import { amendmentKey, type AmendmentNote } from '../certificates/amendmentNotes.js';
+import { formatDay, formatTimestampDay } from './format.js';
 import { RemarkBadge } from './RemarkBadge.js';
 
 export interface SampleResultsProps {
@@ -10,10 +11,26 @@ export interface SampleResultsProps {
   description?: string;
   /** One row per test, in this order. */
   results: ReadonlyArray<AnalyteResult & { testCode: string }>;
+  /** Amended results (by amendmentKey), marked with their old reading, who, when and why. */
+  amendments?: ReadonlyMap<string, AmendmentNote>;
+}
+
+const reading = (r: AmendmentNote['before']) => (r ? [r.value ?? '—', r.remark].filter(Boolean).join(', ') : 'no result');
+
+function AmendedNote({ note }: { note: AmendmentNote }) {
+  return (
+    <p className="amended-note">
+      <strong>
+        <span aria-hidden="true">✎ </span>Amended
+      </strong>{' '}
+      in {note.reportNumber} on {formatTimestampDay(note.issuedAt)} by {note.signerName}: was {reading(note.before)}, now {reading(note.after)}.
+      {note.reason && <> Reason: {note.reason}</>}
+    </p>
+  );
 }
 
 /** One sample's results as a table: Test, Result, Remark, Analysis Date (the client's results and the desk's For Release). */
-export function SampleResults({ position, description, results }: SampleResultsProps) {
+export function SampleResults({ position, description, results, amendments }: SampleResultsProps) {
   const id = useId();
   return (
     <div className="result-sample">
@@ -33,16 +50,22 @@ export function SampleResults({ position, description, results }: SampleResultsP
             </tr>
           </thead>
           <tbody>
-            {results.map((r) => (
-              <tr key={r.testCode}>
-                <th scope="row">{findAnalyte(r.testCode)?.label ?? r.testCode}</th>
-                <td className="break-anywhere">{r.value ?? '—'}</td>
-                <td>
-                  <RemarkBadge remark={r.remark} />
-                </td>
-                <td>{formatDay(r.analysisDate) ?? '—'}</td>
-              </tr>
-            ))}
+            {results.map((r) => {
+              const amended = amendments?.get(amendmentKey(position, r.testCode));
+              return (
+                <tr key={r.testCode} className={amended ? 'row-amended' : undefined}>
+                  <th scope="row">{findAnalyte(r.testCode)?.label ?? r.testCode}</th>
+                  <td className="break-anywhere">
+                    {r.value ?? '—'}
+                    {amended && <AmendedNote note={amended} />}
+                  </td>
+                  <td>
+                    <RemarkBadge remark={r.remark} />
+                  </td>
+                  <td>{formatDay(r.analysisDate) ?? '—'}</td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>

@@ -1,9 +1,12 @@
 import { Fragment, useCallback } from 'react';
 import type { Group } from '../../../server/domain/catalog.js';
-import { displayedResultFields, GROUP_WIRE } from '../../../server/domain/resultShape.js';
+import { displayedResultFields, GROUP_WIRE, type Remark } from '../../../server/domain/resultShape.js';
 import type { Discipline } from '../../../server/domain/roles.js';
 import { getCombinedResult } from '../../api/results.js';
 import { useLoad } from '../../hooks/useLoad.js';
+import { RemarkBadge } from '../requests/RemarkBadge.js';
+
+const isRemark = (value: string): value is Remark => value === 'positive' || value === 'negative';
 
 /** SPEC section 2: chemistry groups its details as 'ELISA Tests' and 'Microbial Tests'; the others have one group. */
 const DETAIL_GROUPS: Record<Discipline, ReadonlyArray<{ group: Group; title: string }>> = {
@@ -41,7 +44,7 @@ export function ResultDetails({ requestId, discipline, id }: { requestId: number
                         {fields.map((f) => (
                           <Fragment key={f.name}>
                             <dt>{f.label}</dt>
-                            <dd>{f.value}</dd>
+                            <dd>{f.name.endsWith('Remarks') && isRemark(f.value) ? <RemarkBadge remark={f.value} /> : f.value}</dd>
                           </Fragment>
                         ))}
                       </dl>

@@ -37,7 +37,7 @@ export function TestEntryPanel({ request, discipline, drafts, unsaved, onChange 
           </legend>
           {groups.map(({ group, analytes }) => (
             <section key={group} className="test-group" aria-label={`${GROUP_SECTION_TITLES[group]}, sample ${sample.position}`}>
-              <h3 className="test-group-title">{GROUP_SECTION_TITLES[group]}</h3>
+              <h3 className="test-group-title kicker">{GROUP_SECTION_TITLES[group]}</h3>
               {analytes.map((a) => {
                 const key = draftKey(sample.sampleId, a.code);
                 return (

@@ -24,7 +24,7 @@ export function ChangePassPage() {
         check={() => (passwordsMatch(password, repeat) ? null : PASSWORDS_DIFFER)}
         send={() => changePassword(email, password)}
         done={() => navigate('/password-changed')}
-        failed={(error) => alert(isApiError(error) ? 'Unsuccessful' : `Failed connection to the server: ${(error as Error).message}`)}
+        failed={(error) => (isApiError(error) ? 'Unsuccessful' : `Failed connection to the server: ${(error as Error).message}`)}
       >
         <PasswordField
           label="New Password"

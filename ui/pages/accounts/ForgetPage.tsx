@@ -21,8 +21,8 @@ export function ForgetPage() {
         send={() => checkUser(address)}
         done={() => navigate(forgotPassPath(address))}
         failed={(error) => {
-          if (isApiError(error) && error.status === 404) navigate('/not-in-system');
-          else alert(isApiError(error) ? error.message : 'Failed connection to the server. Please check your connection and try again.');
+          if (isApiError(error) && error.status === 404) return void navigate('/not-in-system');
+          return isApiError(error) ? error.message : 'Failed connection to the server. Please check your connection and try again.';
         }}
       >
         <EmailField required value={email} onValueChange={setEmail} />

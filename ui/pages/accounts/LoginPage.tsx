@@ -34,11 +34,9 @@ export function LoginPage() {
         send={() => login(id, password)}
         done={() => navigate(withNextPage(tfaPath(id), next))}
         failed={(error) =>
-          alert(
-            isApiError(error)
-              ? refusalText(error, 'Your password is incorrect or this account does not exist.')
-              : 'An error occurred during login. Please try again.',
-          )
+          isApiError(error)
+            ? refusalText(error, 'Your password is incorrect or this account does not exist.')
+            : 'An error occurred during login. Please try again.'
         }
       >
         <TextField

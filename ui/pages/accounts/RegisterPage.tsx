@@ -57,7 +57,7 @@ export function RegisterPage() {
         check={() => (registrationComplete(form) ? null : REGISTRATION_INCOMPLETE)}
         send={() => registerClient(registrationPayload(form))}
         done={(registered) => navigate('/tfaverify', { state: { email: registered.email } satisfies TfaVerifyState })}
-        failed={(error) => alert(serverMessage(error) ?? 'Registration failed.')}
+        failed={(error) => serverMessage(error) ?? 'Registration failed.'}
       >
         <fieldset className="form">
           <legend>Your details</legend>

@@ -18,7 +18,7 @@ export function TfaForgotPassPage() {
         identifier={email}
         send={(code) => verifyResetCode(email, code)}
         done={() => navigate(changePassPath(email))}
-        failed={(error) => alert(refusalText(error, 'The OTP you have provided is incorrect or expired'))}
+        failed={(error) => refusalText(error, 'The OTP you have provided is incorrect or expired')}
       />
     </Page>
   );

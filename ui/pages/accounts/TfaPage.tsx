@@ -39,7 +39,7 @@ export function TfaPage() {
         identifier={username}
         send={(code) => verifyLoginCode(username, code.trim())}
         done={signIn}
-        failed={(error) => alert(refusalText(error, 'Unsuccessful verification.'))}
+        failed={(error) => refusalText(error, 'Unsuccessful verification.')}
       >
         <p className="muted">
           Signing in as <strong className="break-anywhere">{username}</strong>

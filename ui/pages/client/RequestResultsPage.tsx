@@ -5,6 +5,8 @@ import type { RequestWithSamples } from '../../../server/domain/requestShape.js'
 import { GROUP_WIRE, testResultsOf, type WideResult } from '../../../server/domain/resultShape.js';
 import { getRequestDetail } from '../../api/requests.js';
 import { getCombinedResult } from '../../api/results.js';
+import { listReports } from '../../api/certificates.js';
+import { amendmentNotes, type AmendmentNote } from '../../components/certificates/amendmentNotes.js';
 import { ReportList } from '../../components/certificates/ReportList.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
 import { NavButton } from '../../components/NavButton.js';
@@ -19,10 +21,10 @@ import '../../styles/client.css';
 const RESULT_GROUPS: readonly Group[] = ['microbio', 'chemElisa', 'chemMicrobial', 'molBio'];
 
 /** One sample's results of one group: the request's tests of that group and any other analyte with a value. */
-function GroupSampleResults({ group, item, request, index }: { group: Group; item: WideResult; request: RequestWithSamples; index: number }) {
+function GroupSampleResults({ group, item, request, index, amendments }: { group: Group; item: WideResult; request: RequestWithSamples; index: number; amendments: ReadonlyMap<string, AmendmentNote> }) {
   const sample = request.samples.find((s) => s.sampleId === item.sampleId);
   const results = testResultsOf(group, item, request.tests);
-  return <SampleResults position={sample?.position ?? index + 1} description={sample?.sampleTypeDescription} results={results} />;
+  return <SampleResults position={sample?.position ?? index + 1} description={sample?.sampleTypeDescription} results={results} amendments={amendments} />;
 }
 
 /**
@@ -34,8 +36,13 @@ export function RequestResultsPage() {
   const state = useLoad(
     useCallback(
       async (signal: AbortSignal) => {
-        const [request, result] = await Promise.all([getRequestDetail(requestId, signal), getCombinedResult(requestId, signal)]);
-        return { request, result };
+        const [request, result, reports] = await Promise.all([
+          getRequestDetail(requestId, signal),
+          getCombinedResult(requestId, signal),
+          // Only to mark amended results: without it the results still show, and the certificate list below reports its own failure.
+          listReports(requestId, signal).catch(() => []),
+        ]);
+        return { request, result, amendments: amendmentNotes(reports) };
       },
       [requestId],
     ),
@@ -68,7 +75,7 @@ export function RequestResultsPage() {
             <section key={group} className="result-group" aria-label={GROUP_LABELS[group]}>
               <h2>{GROUP_LABELS[group]}</h2>
               {items.map((item, i) => (
-                <GroupSampleResults key={item.sampleId} group={group} item={item} request={state.data.request} index={i} />
+                <GroupSampleResults key={item.sampleId} group={group} item={item} request={state.data.request} index={i} amendments={state.data.amendments} />
               ))}
             </section>
           );

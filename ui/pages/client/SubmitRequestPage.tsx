@@ -6,11 +6,13 @@ import {
   astPanelsFor,
   buildSubmitPayload,
   SUBMIT_ALERTS,
-  submitFormAlert,
+  submitFormProblems,
+  type SubmitFormField,
   type SubmitRequestForm,
 } from '../../../server/domain/requestPayload.js';
 import { isApiError } from '../../api/http.js';
 import { getClientProfile, submitRequest } from '../../api/requests.js';
+import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { Page } from '../../components/Page.js';
 import { RadioChoices } from '../../components/RadioChoices.js';
 import { CompanyAddressForm } from '../../components/requests/CompanyAddressForm.js';
@@ -55,6 +57,16 @@ function contactFields(profile: ClientProfile | undefined): ContactFields {
   };
 }
 
+/** What a form field says when it is wrong (linked to its field or fieldset with aria-describedby). */
+function FieldError({ id, text }: { id: string; text: string | undefined }) {
+  return text ? (
+    <p className="field-error" id={id}>
+      <span aria-hidden="true">⚠ </span>
+      {text}
+    </p>
+  ) : null;
+}
+
 /** /submit-a-request/{userId}: the client panel and the four sections of SPEC section 2, with a live fee estimate. */
 export function SubmitRequestPage() {
   const { userId = '' } = useParams();
@@ -62,6 +74,10 @@ export function SubmitRequestPage() {
   const profile = useLoad(useCallback((signal: AbortSignal) => getClientProfile(userId, signal), [userId]));
   const [fields, setFields] = useState(EMPTY_FORM);
   const [busy, setBusy] = useState(false);
+  // After the first Submit, every problem shows beside its field (and goes as it is fixed).
+  const [attempted, setAttempted] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [failure, setFailure] = useState('');
   // The address as last saved here; until then the profile's.
   const [savedAddress, setSavedAddress] = useState<string | null | undefined>(undefined);
 
@@ -78,20 +94,25 @@ export function SubmitRequestPage() {
     });
   }
 
-  async function onSubmit(event: FormEvent) {
+  const problems = attempted ? submitFormProblems(form) : { messages: [], fields: {} };
+  const errorId = (field: SubmitFormField) => `submit-error-${field}`;
+  const describedBy = (field: SubmitFormField) => (problems.fields[field] ? errorId(field) : undefined);
+
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const problem = submitFormAlert(form);
-    if (problem) {
-      window.alert(problem);
-      return;
-    }
-    if (!window.confirm(SUBMIT_ALERTS.confirm)) return;
+    setAttempted(true);
+    setFailure('');
+    if (submitFormProblems(form).messages.length === 0) setConfirming(true);
+  }
+
+  async function send() {
+    setConfirming(false);
     setBusy(true);
     try {
       await submitRequest(userId, buildSubmitPayload(form, new Date()));
       navigate(`/request-submitted/${userId}`);
     } catch (error) {
-      window.alert(isApiError(error) ? error.message : SUBMIT_ALERTS.failed);
+      setFailure(isApiError(error) ? error.message : SUBMIT_ALERTS.failed);
       setBusy(false);
     }
   }
@@ -118,11 +139,13 @@ export function SubmitRequestPage() {
             </>
           )}
           {profile.status !== 'ready' && <ContactDetails contact={contact} />}
+          <FieldError id={errorId('contact')} text={problems.fields.contact} />
         </section>
 
         <form className="request-form" onSubmit={onSubmit} noValidate>
-          <fieldset className="form-section">
+          <fieldset className="form-section" aria-describedby={describedBy('testingPurpose')}>
             <legend>1 Purpose of Testing</legend>
+            <FieldError id={errorId('testingPurpose')} text={problems.fields.testingPurpose} />
             <RadioChoices
               name="testingPurpose"
               options={PURPOSES}
@@ -136,13 +159,17 @@ export function SubmitRequestPage() {
                 value={fields.otherTestingPurpose}
                 maxLength={200}
                 required
+                aria-invalid={problems.fields.otherTestingPurpose ? true : undefined}
+                aria-describedby={describedBy('otherTestingPurpose')}
                 onValueChange={(v) => set('otherTestingPurpose', v)}
               />
             )}
+            <FieldError id={errorId('otherTestingPurpose')} text={problems.fields.otherTestingPurpose} />
           </fieldset>
 
-          <fieldset className="form-section">
+          <fieldset className="form-section" aria-describedby={describedBy('sampleCategory')}>
             <legend>2 Sample Category</legend>
+            <FieldError id={errorId('sampleCategory')} text={problems.fields.sampleCategory} />
             <RadioChoices
               name="sampleCategory"
               options={SAMPLE_CATEGORIES}
@@ -162,10 +189,12 @@ export function SubmitRequestPage() {
               <TextField label="Sampler Name" value={fields.samplerName} maxLength={200} onValueChange={(v) => set('samplerName', v)} />
             </div>
             <SampleRows samples={fields.samples} onChange={(samples) => set('samples', samples)} />
+            <FieldError id={errorId('samples')} text={problems.fields.samples} />
           </fieldset>
 
-          <fieldset className="form-section">
+          <fieldset className="form-section" aria-describedby={describedBy('tests')}>
             <legend>4 Test Selection</legend>
+            <FieldError id={errorId('tests')} text={problems.fields.tests} />
             <TestSelection
               tests={fields.tests}
               onToggle={toggleTest}
@@ -182,12 +211,23 @@ export function SubmitRequestPage() {
             gramNegativeAst={fields.gramNegativeAst}
           />
 
+          {/* SPEC section 5's messages, all that apply at once; the fields above say what to change. */}
+          {(problems.messages.length > 0 || failure) && (
+            <div className="form-error" role="alert">
+              {[...problems.messages, failure].filter(Boolean).map((text) => (
+                <p key={text}>{text}</p>
+              ))}
+            </div>
+          )}
           <div className="actions">
             <button type="submit" className="button button-primary" disabled={busy}>
               {busy ? 'Submitting...' : 'Submit'}
             </button>
           </div>
         </form>
+        {confirming && (
+          <ConfirmDialog question={SUBMIT_ALERTS.confirm} confirmLabel="Yes, submit" onConfirm={() => void send()} onCancel={() => setConfirming(false)} />
+        )}
       </div>
     </Page>
   );

@@ -17,6 +17,7 @@ import { useDeskQueue } from '../../components/queue/useDeskQueue.js';
 import { formatDay, formatTimestampDay, purposeText } from '../../components/requests/format.js';
 import { SampleResults } from '../../components/requests/SampleResults.js';
 import { useLoad } from '../../hooks/useLoad.js';
+import { useNotify } from '../../components/Notice.js';
 import '../../styles/client.css';
 import '../../styles/staff.css';
 import '../../styles/queue.css';
@@ -36,6 +37,7 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
   const id = useId();
   const { queue, controls } = useDeskQueue('for-release', 'control number, company or lot', 'requests for release');
   const [open, setOpen] = useState<number | null>(null);
+  const notify = useNotify();
 
   // Release is a signature (DESIGN.md section 10): the dialog asks for the password.
   const [signing, setSigning] = useState<QueueRow | null>(null);
@@ -43,7 +45,7 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
   async function release(request: QueueRow, password: string) {
     await releaseRequest(request.requestId, password);
     setSigning(null);
-    window.alert('Request released successfully');
+    notify('Request released successfully', 'success');
     onChange();
   }
 
@@ -53,7 +55,7 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
   async function reject(request: QueueRow, reason: string) {
     await rejectRequest(request.requestId, reason);
     setRejecting(null);
-    window.alert('Request has been rejected');
+    notify('Request has been rejected', 'success');
     onChange();
   }
 

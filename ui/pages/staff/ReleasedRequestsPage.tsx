@@ -9,6 +9,7 @@ import { ReportList } from '../../components/certificates/ReportList.js';
 import { WithdrawDialog } from '../../components/certificates/WithdrawDialog.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
+import { useNotify } from '../../components/Notice.js';
 import { QueueFooter } from '../../components/queue/QueueFooter.js';
 import { useDeskQueue } from '../../components/queue/useDeskQueue.js';
 import { SignatureDialog } from '../../components/SignatureDialog.js';
@@ -119,6 +120,7 @@ function AmendDialog({ request, onDone, onClose }: { request: ReleasedRef; onDon
     }, [request.requestId]),
   );
   const [reason, setReason] = useState('');
+  const notify = useNotify();
   const [edits, setEdits] = useState<Record<string, Partial<Draft>>>({});
   const keyOf = (d: Draft) => `${d.sampleId}:${d.testCode}`;
   const edit = (d: Draft, change: Partial<Draft>) => setEdits((e) => ({ ...e, [keyOf(d)]: { ...e[keyOf(d)], ...change } }));
@@ -130,7 +132,7 @@ function AmendDialog({ request, onDone, onClose }: { request: ReleasedRef; onDon
       .map((d) => ({ ...d, ...edits[keyOf(d)] }))
       .map(({ sampleId, testCode, value, remark, analysisDate }) => ({ sampleId, testCode, value, remark, analysisDate }));
     const amended = await amendResults(request.requestId, { reason, password, results });
-    window.alert(`Certificate ${amended.reportNumber} issued; it replaces ${amended.replaces}.`);
+    notify(`Certificate ${amended.reportNumber} issued; it replaces ${amended.replaces}.`, 'success');
     onDone();
   }
 

@@ -11,6 +11,8 @@ import { ReceptionPanel } from '../../components/traceability/ReceptionPanel.js'
 import { labelsUrl } from '../../api/traceability.js';
 import { acceptsResults } from '../../../server/domain/requestStatus.js';
 import { useLoad } from '../../hooks/useLoad.js';
+import { useNotify } from '../../components/Notice.js';
+import { formatTimestampDay } from '../../components/requests/format.js';
 import '../../styles/client.css';
 import '../../styles/staff.css';
 
@@ -21,6 +23,7 @@ export function RequestDetailsPage() {
   const state = useLoad(useCallback((signal: AbortSignal) => getPendingRequest(requestId, signal), [requestId]));
   const [busy, setBusy] = useState(false);
   const [rejecting, setRejecting] = useState(false);
+  const notify = useNotify();
 
   async function approve() {
     setBusy(true);
@@ -29,15 +32,15 @@ export function RequestDetailsPage() {
       navigate(`/request-control-number/${userId}/${requestId}`);
     } catch (error) {
       console.error('Approving request failed:', error);
-      window.alert('Error processing request. Please check console for details.');
+      notify('Error processing request. Please check console for details.', 'error');
       setBusy(false);
     }
   }
 
-  // The dialog shows a failure itself (SPEC section 8's text); success is SPEC's alert, then home.
+  // The dialog shows a failure itself (SPEC section 8's text); success is SPEC's message, on the home page.
   async function reject(reason: string) {
     await rejectRequest(requestId, reason);
-    window.alert('Request rejected successfully!');
+    notify('Request rejected successfully!', 'success', { carry: true });
     navigate(`/home/staff/${userId}`);
   }
 
@@ -78,7 +81,7 @@ export function RequestDetailsPage() {
           </div>
           {rejecting && (
             <RejectDialog
-              subject={state.data.controlNumber ?? `request ${state.data.requestId}`}
+              subject={state.data.controlNumber ?? `the request of ${state.data.companyName}, submitted ${formatTimestampDay(state.data.submissionDate)}`}
               failureMessage="Error rejecting request. Please try again."
               onReject={reject}
               onClose={() => setRejecting(false)}

@@ -5,6 +5,7 @@ import { GROUP_WIRE } from '../../../server/domain/resultShape.js';
 import { canOpenTestPanel, NO_PERMISSION_MESSAGE, type Discipline } from '../../../server/domain/roles.js';
 import { queuePath, saveRequestResults, type QueueRow } from '../../api/queues.js';
 import { getCombinedResult, resultsTemplatePath } from '../../api/results.js';
+import { useNotify } from '../../components/Notice.js';
 import { Page } from '../../components/Page.js';
 import { CsvExportLink } from '../../components/queue/CsvExportLink.js';
 import { QueueControls } from '../../components/queue/QueueControls.js';
@@ -20,7 +21,8 @@ import { failureText, type Loaded } from '../../hooks/useLoad.js';
 import { useListParams } from '../../hooks/useListParams.js';
 import { useQueue } from '../../hooks/useQueue.js';
 import { useUnsavedGuard } from '../../hooks/useUnsavedGuard.js';
-import { useSession } from '../../session.js';
+import { homeOf, useSession } from '../../session.js';
+import { BackArrow } from '../../components/requests/BackArrow.js';
 import '../../styles/testing.css';
 import '../../styles/queue.css';
 import { ReceiptNote } from '../../components/traceability/ReceiptNote.js';
@@ -73,6 +75,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
   const { user } = useSession();
   const userId = user?.userId ?? '';
   const mayEnter = canOpenTestPanel(user?.userType, discipline);
+  const notify = useNotify();
 
   // The view (search, sort, shown work) lives in the address: bookmarkable, restored by back/forward.
   const [view, changeView] = useListParams(VIEW_DEFAULTS);
@@ -98,7 +101,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
     () => Object.entries(edits).some(([id, e]) => stored[Number(id)]?.status === 'ready' && unsavedKeys(e, (stored[Number(id)] as { data: Drafts }).data).length > 0),
     [edits, stored],
   );
-  useUnsavedGuard(anyUnsaved);
+  const leaveQuestion = useUnsavedGuard(anyUnsaved);
 
   const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
   useEffect(() => {
@@ -149,12 +152,13 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
   async function save(request: QueueRow) {
     const id = request.requestId;
     if ((request.sampleList ?? []).length === 0) {
-      window.alert('No sample ID found for this request');
+      notify('No sample ID found for this request', 'error');
       showStatus(id, 'No sample ID found for this request');
       return;
     }
     setSaving(id);
     let outcome: string;
+    let failed = false;
     try {
       const before = stored[id]?.status === 'ready' ? storedOf(id) : await loadStored(id);
       const local = edits[id] ?? readLocalDrafts(userId, id);
@@ -178,15 +182,24 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
       }
     } catch (error) {
       outcome = `Error saving changes: ${(error as Error).message}`;
+      failed = true;
     } finally {
       setSaving(null);
     }
-    window.alert(outcome);
+    // The row's status line clears after 3 seconds (SPEC section 9); a failure also stays at the top until dismissed.
+    if (failed) notify(outcome, 'error');
     showStatus(id, outcome);
   }
 
   return (
-    <Page title="For Testing" documentTitle={`For Testing (${info.name})`} note="Drag the sides of the container to scroll!" width="wide">
+    <Page
+      title="For Testing"
+      documentTitle={`For Testing (${info.name})`}
+      // On a phone the list is a column of cards that never scrolls sideways: no dragging to mention.
+      note={<span className="drag-hint">Drag the sides of the container to scroll!</span>}
+      width="wide"
+    >
+      <BackArrow to={homeOf(user)} label={`${info.name} Testing Portal`} />
       <QueueControls
         searchWhat="control number"
         query={view.q}
@@ -203,16 +216,18 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
         </a>
       </QueueControls>
       <div ref={dragRef} className="table-wrap drag-scroll testing-list">
-        <table className="testing-table">
-          <thead>
-            <tr>
-              <th scope="col">Control Number</th>
-              <th scope="col">tests</th>
-              <th scope="col">Sample Information</th>
-              <th scope="col">Save Changes</th>
+        {/* Explicit roles: on a phone the rows are laid out as cards (CSS display), which would
+            otherwise drop the table's semantics. */}
+        <table className="testing-table" role="table">
+          <thead role="rowgroup">
+            <tr role="row">
+              <th scope="col" role="columnheader">Control Number</th>
+              <th scope="col" role="columnheader">tests</th>
+              <th scope="col" role="columnheader">Sample Information</th>
+              <th scope="col" role="columnheader">Save Changes</th>
             </tr>
           </thead>
-          <tbody>
+          <tbody role="rowgroup">
             {queue.rows.map((r) => {
               const name = r.controlNumber ?? `request ${r.requestId}`;
               const testsOpen = openTests === r.requestId;
@@ -238,9 +253,9 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
               );
               return (
                 <Fragment key={r.requestId}>
-                  <tr className={hasDrafts ? 'row-unsaved' : undefined}>
-                    <th scope="row">{name}</th>
-                    <td>
+                  <tr className={hasDrafts ? 'row-unsaved' : undefined} role="row">
+                    <th scope="row" role="rowheader">{name}</th>
+                    <td role="cell">
                       <p className="queue-meta">
                         {r.progress && (
                           <span className={r.progress.entered === r.progress.total ? 'meta-done' : undefined}>
@@ -267,7 +282,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
                         <span className="visually-hidden"> of {name}</span>
                       </button>
                     </td>
-                    <td>
+                    <td role="cell">
                       <button
                         type="button"
                         className="button button-secondary button-small"
@@ -280,7 +295,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
                       </button>
                       {r.receipt?.flagged && <p className="receipt-warning">⚠ Sample reception flagged</p>}
                     </td>
-                    <td>
+                    <td role="cell">
                       <div className="save-cell">
                         {saveButton('changes')}
                         <span className="save-status" role="status">
@@ -290,8 +305,8 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
                     </td>
                   </tr>
                   {infoOpen && (
-                    <tr className="panel-row">
-                      <td colSpan={4} id={infoId}>
+                    <tr className="panel-row" role="row">
+                      <td colSpan={4} id={infoId} role="cell">
                         <h2 className="panel-title">Sample Information of {name}</h2>
                         <SampleInfoPanel samples={r.sampleList ?? []} />
                         {r.receipt && <ReceiptNote receipt={r.receipt} />}
@@ -299,8 +314,8 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
                     </tr>
                   )}
                   {testsOpen && (
-                    <tr className="panel-row">
-                      <td colSpan={4} id={testsId}>
+                    <tr className="panel-row" role="row">
+                      <td colSpan={4} id={testsId} role="cell">
                         <h2 className="panel-title">
                           {info.name} Tests of {name}
                         </h2>
@@ -335,6 +350,7 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
         </table>
         <QueueFooter queue={queue} empty={EMPTY_LIST[discipline]} what="list of requests for testing" />
       </div>
+      {leaveQuestion}
     </Page>
   );
 }

@@ -1,0 +1,79 @@
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useBlocker, type BlockerFunction } from 'react-router-dom';
+import { ConfirmDialog } from '../components/ConfirmDialog.js';
+
+export const LEAVE_QUESTION = 'You have unsaved results. Leave this page and keep them only as a draft on this computer?';
+
+// How many mounted screens hold unsaved entries: the header asks before Log out while there are any.
+let unsavedScreens = 0;
+const listeners = new Set<() => void>();
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+const anyUnsaved = () => unsavedScreens > 0;
+
+/** Whether a screen holds unsaved entries now. */
+export function useAnyUnsaved(): boolean {
+  return useSyncExternalStore(subscribe, anyUnsaved);
+}
+
+/**
+ * A move to /login is never held: it is Log out (the header asks first) or an expired session
+ * (the drafts stay on this computer and the user comes back to the same page after logging in).
+ * Changes of the query alone (a list's search or paging) stay on the page.
+ */
+const leavesPage: BlockerFunction = ({ currentLocation, nextLocation }) =>
+  nextLocation.pathname !== '/login' && nextLocation.pathname !== currentLocation.pathname;
+
+/**
+ * While `unsaved`, asks before the page is left, whatever the way out: a link, a button that
+ * navigates (the header's Home), the browser's back and forward (the router's blocker), Log out (the
+ * header, through useAnyUnsaved), reload or closing the tab (beforeunload, where only the browser's
+ * own prompt is allowed). Returns the in-page question to render.
+ */
+export function useUnsavedGuard(unsaved: boolean): ReactNode {
+  const blocker = useBlocker(unsaved ? leavesPage : false);
+
+  useEffect(() => {
+    if (!unsaved) return;
+    const beforeUnload = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', beforeUnload);
+    unsavedScreens += 1;
+    listeners.forEach((l) => l());
+    return () => {
+      window.removeEventListener('beforeunload', beforeUnload);
+      unsavedScreens -= 1;
+      listeners.forEach((l) => l());
+    };
+  }, [unsaved]);
+
+  if (blocker.state !== 'blocked') return null;
+  return <LeaveDialog onLeave={() => blocker.proceed()} onStay={() => blocker.reset()} />;
+}
+
+/** The question before unsaved entries are left; Stay has the focus, so a stray Enter keeps them. */
+export function LeaveDialog({ onLeave, onStay }: { onLeave: () => void; onStay: () => void }) {
+  return <ConfirmDialog question={LEAVE_QUESTION} confirmLabel="Leave" cancelLabel="Stay on this page" onConfirm={onLeave} onCancel={onStay} />;
+}
+
+/** Runs `leave` at once, or after the user agreed to leave unsaved entries; render `dialog`. */
+export function useConfirmedLeave(leave: () => void): { request: () => void; dialog: ReactNode } {
+  const unsaved = useAnyUnsaved();
+  const [asking, setAsking] = useState(false);
+  return {
+    request: () => (unsaved ? setAsking(true) : leave()),
+    dialog: asking ? (
+      <LeaveDialog
+        onLeave={() => {
+          setAsking(false);
+          leave();
+        }}
+        onStay={() => setAsking(false)}
+      />
+    ) : null,
+  };
+}
