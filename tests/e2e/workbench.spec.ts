@@ -189,7 +189,11 @@ test.describe('the work bench at volume', () => {
     await page.getByRole('link', { name: 'For Testing' }).click();
     const forTesting = `/for-testing-microbio/${userId}`;
     await expect(page).toHaveURL(forTesting);
-    await page.getByRole('searchbox', { name: 'Search by control number' }).fill(name);
+    const search = page.getByRole('searchbox', { name: 'Search by control number' });
+    await search.fill(name);
+    // The search lives in the address (a history entry of its own); staying keeps it.
+    const searched = new RegExp(`${forTesting}\\?q=${name}$`);
+    await expect(page).toHaveURL(searched);
     await forTestingRow(page, name).getByRole('button', { name: 'Show Microbiology Tests' }).click();
     const value = page.getByLabel('E.Coli result, sample 1', { exact: true });
     await value.fill('<10 cfu/g');
@@ -200,7 +204,7 @@ test.describe('the work bench at volume', () => {
       if (how === 'Escape') await page.keyboard.press('Escape');
       else await question.getByRole('button', { name: 'Stay on this page' }).click();
       await expect(question).toHaveCount(0);
-      await expect(page).toHaveURL(forTesting);
+      await expect(page).toHaveURL(searched);
       await expect(value).toHaveValue('<10 cfu/g');
     };
     // A link, the header's Home, Log out and the browser's back each ask, and staying keeps the entry.
@@ -211,8 +215,20 @@ test.describe('the work bench at volume', () => {
     await stay('Escape');
     await page.getByRole('button', { name: 'Log out' }).click();
     await stay('button');
+    // The browser's back first restores the list's view before the search, on the same page; the
+    // next back leaves the page and asks.
     await page.goBack();
-    await stay('button');
+    await expect(page).toHaveURL(forTesting);
+    await expect(question).toHaveCount(0);
+    await page.goBack();
+    await expect(question.getByRole('button', { name: 'Stay on this page' })).toBeFocused();
+    await question.getByRole('button', { name: 'Stay on this page' }).click();
+    await expect(question).toHaveCount(0);
+    await expect(page).toHaveURL(forTesting);
+    await search.fill(name);
+    await expect(page).toHaveURL(searched);
+    if (!(await value.isVisible())) await forTestingRow(page, name).getByRole('button', { name: 'Show Microbiology Tests' }).click();
+    await expect(value).toHaveValue('<10 cfu/g');
     // Closing the tab and reloading get the browser's own question (the only one allowed there).
     await page.close({ runBeforeUnload: true });
     await expect.poll(() => native).toEqual(['beforeunload']);
@@ -222,7 +238,7 @@ test.describe('the work bench at volume', () => {
     expect(native).toEqual(['beforeunload', 'beforeunload']);
 
     // Leaving when the user says so: the entry is kept as a draft on this computer.
-    await page.getByRole('searchbox', { name: 'Search by control number' }).fill(name);
+    await search.fill(name);
     await forTestingRow(page, name).getByRole('button', { name: 'Show Microbiology Tests' }).click();
     await expect(value).toHaveValue('<10 cfu/g');
     await page.getByRole('button', { name: 'Home', exact: true }).click();
