@@ -31,8 +31,11 @@ const REPORT_SUMMARY = {
   amendmentReason: null,
   withdrawal: null,
   status: 'valid',
+  changes: [],
 };
 const ReportStatus = z.enum(['valid', 'amended', 'withdrawn']);
+/** A result as a report printed it. */
+const ReportedReading = z.object({ value: z.string().nullable(), remark: z.string().nullable(), analysisDate: z.string().nullable() }).nullable();
 const ReportSummaryBody = z
   .object({
     reportNumber: z.string(),
@@ -44,6 +47,9 @@ const ReportSummaryBody = z
     amendmentReason: z.string().nullable(),
     withdrawal: z.object({ at: z.string(), signerName: z.string(), reason: z.string() }).nullable(),
     status: ReportStatus,
+    changes: z
+      .array(z.object({ samplePosition: z.number().int(), testCode: z.string(), before: ReportedReading, after: ReportedReading }))
+      .meta({ description: "An amendment's changed results against the report it replaces (empty for a first issue)." }),
   })
   .meta({ example: REPORT_SUMMARY });
 const AmendedBody = z
