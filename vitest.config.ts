@@ -7,13 +7,14 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'] } },
+      { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], testTimeout: 30_000 } },
       {
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           isolate: false,
-          testTimeout: 30_000,
+          // npm test runs the browser tests beside the API suites: a guard against a hang, not a timing.
+          testTimeout: 90_000,
           hookTimeout: 60_000,
         },
       },
