@@ -11,6 +11,21 @@ export interface HttpResponse<T = unknown> {
   bytes: Buffer;
 }
 
+/**
+ * fetch, sent once more when the connection was reset before any answer: a kept-alive connection the
+ * server closed as it was reused (the keep-alive race a loaded machine makes likely), which browsers
+ * retry too. A server that resets the same call again still fails the test.
+ */
+async function fetchRetryingReset(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') throw error;
+    return fetch(url, init);
+  }
+}
+
 export class HttpClient {
   private cookies = new Map<string, string>();
   constructor(readonly baseUrl: string, private readonly defaultHeaders: Record<string, string> = {}) {}
@@ -39,7 +54,7 @@ export class HttpClient {
     if (this.cookies.size) {
       (init.headers as Record<string, string>).cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     }
-    const res = await fetch(this.baseUrl + path, init);
+    const res = await fetchRetryingReset(this.baseUrl + path, init);
     for (const setCookie of res.headers.getSetCookie()) {
       const [pair, ...attrs] = setCookie.split(';');
       const [name, ...rest] = pair.split('=');
