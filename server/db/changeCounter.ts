@@ -13,7 +13,7 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Config } from '../config.js';
-import { versionsOf, type Versions } from './changeVersions.js';
+import { DAY_OF_READ, versionsOf, type Versions } from './changeVersions.js';
 import { coalesced } from './coalesce.js';
 import { CONNECT_TIMEOUT_MS } from './knex.js';
 
@@ -44,12 +44,17 @@ export function sharedReads(readNow: () => Versions | Promise<Versions>, close: 
 /** How the counter's connection shows in pg_stat_activity (with its schema, when one is named). */
 export const counterApplicationName = (searchPath?: string) => (searchPath ? `lab change versions ${searchPath}` : 'lab change versions').slice(0, 63);
 
-const VERSIONS_SQL = 'SELECT name, sum(n) AS n FROM lab_versions GROUP BY name';
+// With the database's day (days since 1970-01-01, UTC) under DAY_OF_READ, read in the same
+// statement: the day the ':earlier' versions are reckoned from (changeVersions.ts).
+const VERSIONS_SQL = {
+  sqlite: `SELECT name, sum(n) AS n FROM lab_versions GROUP BY name UNION ALL SELECT '${DAY_OF_READ}', CAST(julianday('now') - 2440587.5 AS INTEGER)`,
+  pg: `SELECT name, sum(n) AS n FROM lab_versions GROUP BY name UNION ALL SELECT '${DAY_OF_READ}', (now() AT TIME ZONE 'UTC')::date - DATE '1970-01-01'`,
+};
 
 export async function openChangeCounter(database: Config['database']): Promise<ChangeCounter> {
   if (database.client !== 'sqlite3') return postgresCounter(database);
   const conn = new Database(database.filename, { readonly: true, fileMustExist: true });
-  const statement = conn.prepare<[], { name: string; n: number }>(VERSIONS_SQL);
+  const statement = conn.prepare<[], { name: string; n: number }>(VERSIONS_SQL.sqlite);
   return sharedReads(
     () => versionsOf(statement.all()),
     async () => {
@@ -87,7 +92,7 @@ async function postgresCounter({ connectionString, searchPath }: { connectionStr
   const readNow = async () => {
     const connection = (current ??= open());
     try {
-      const { rows } = await (await connection).query<{ name: string; n: string }>({ name: 'lab_versions', text: VERSIONS_SQL });
+      const { rows } = await (await connection).query<{ name: string; n: string }>({ name: 'lab_versions', text: VERSIONS_SQL.pg });
       return versionsOf(rows);
     } catch (err) {
       forget(connection);

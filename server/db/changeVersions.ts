@@ -6,6 +6,10 @@
 // The kinds: 'data', moved by every write that a screen can show; 'status:<STATUS>', moved by a
 // write to a request in that status or to a row of one (samples, analyses, ...), before or after the
 // write, so a work queue of one status is computed again only when a request of its status changed;
+// 'status:<STATUS>:earlier', moved as well when that request was submitted before the window of
+// recent work (EARLIER_AFTER_DAYS before the day of the write, in UTC), so a page of a list sorted
+// oldest first that ends before the window depends only on these and stays valid while the day's
+// work lands on recent requests (services/readCache.ts pageKinds);
 // 'people', moved by users and clients; and 'sessions'. Session bookkeeping (the last-seen touch each
 // signed-in user makes every minute), rate-limit counters, one-time codes, the mail outbox and
 // settings move only 'sessions' or nothing, so they never make other users' answers stale.
@@ -23,11 +27,23 @@ import { REQUEST_STATUSES, type RequestStatus } from '../domain/requestStatus.js
 import { isPostgres } from './knex.js';
 import { REQUEST_SEARCH_TABLES } from './requestSearch.js';
 
-export type StatusKind = `status:${RequestStatus}`;
+export type StatusKind = `status:${RequestStatus}` | `status:${RequestStatus}:earlier`;
 export type ChangeKind = 'data' | 'sessions' | 'people' | StatusKind;
 
 export const statusKind = (status: RequestStatus): StatusKind => `status:${status}`;
-const KINDS: ChangeKind[] = ['data', 'sessions', 'people', ...REQUEST_STATUSES.map(statusKind)];
+/** Changes to requests in `status` submitted before the window of recent work. */
+export const earlierStatusKind = (status: RequestStatus): StatusKind => `status:${status}:earlier`;
+/**
+ * The window of recent work, in days: a write to a request submitted on or after the day this many
+ * days before the write's own (UTC) moves only its status's version, not its ':earlier' one.
+ */
+export const EARLIER_AFTER_DAYS = 14;
+/** The name under which a read of the versions also gives the database's day (days since 1970-01-01, UTC). */
+export const DAY_OF_READ = 'day';
+const KINDS: ChangeKind[] = ['data', 'sessions', 'people', ...REQUEST_STATUSES.map(statusKind), ...REQUEST_STATUSES.map(earlierStatusKind)];
+
+/** The kinds migration 021 added to databases that 014 created. */
+export const EARLIER_KINDS: ChangeKind[] = REQUEST_STATUSES.map(earlierStatusKind);
 
 /**
  * Tables whose changes move no version: bookkeeping that no cached answer shows, and counts derived
@@ -64,25 +80,39 @@ export async function createChangeVersions(knex: Knex): Promise<void> {
     t.bigInteger('n').notNullable();
     t.primary(['name', 'shard']);
   });
-  const shards = isPostgres(knex) ? SHARDS : 1;
-  await knex('lab_versions').insert(KINDS.flatMap((name) => Array.from({ length: shards }, (_, shard) => ({ name, shard, n: 1 }))));
+  await addVersionRows(knex, KINDS);
   if (!isPostgres(knex)) return;
   // Emptied by the deferred trigger in the transaction that filled it: never holds a committed row.
   await knex.raw('CREATE UNLOGGED TABLE lab_version_marks (txid bigint NOT NULL, name text NOT NULL, PRIMARY KEY (txid, name))');
   await createVersionFunctions(knex);
 }
 
+/** The rows of `kinds` in lab_versions, each at 1 (rows there already are kept). */
+export async function addVersionRows(knex: Knex, kinds: readonly ChangeKind[]): Promise<void> {
+  const shards = isPostgres(knex) ? SHARDS : 1;
+  await knex('lab_versions')
+    .insert(kinds.flatMap((name) => Array.from({ length: shards }, (_, shard) => ({ name, shard, n: 1 }))))
+    .onConflict(['name', 'shard'])
+    .ignore();
+}
+
+/** SQL true when a request submitted at `submission` (ISO text) is before the window of recent work. */
+const EARLIER_SQL = {
+  pg: (submission: string) => `${submission} < to_char((now() AT TIME ZONE 'UTC')::date - ${EARLIER_AFTER_DAYS}, 'YYYY-MM-DD')`,
+  sqlite: (submission: string) => `${submission} < date('now', '-${EARLIER_AFTER_DAYS} days')`,
+};
+
 /**
  * The statuses a statement of a request table moves, read from its transition tables: `changed` for
  * an insert or a delete, `old_rows` and `new_rows` for an update.
  */
 const STATUS_SOURCES = {
-  // A request's own rows carry its status.
-  requests: (tables: readonly string[]) => tables.map((t) => `SELECT status FROM ${t}`).join(' UNION '),
+  // A request's own rows carry its status and submission.
+  requests: (tables: readonly string[]) => tables.map((t) => `SELECT status, submission_date FROM ${t}`).join(' UNION '),
   // One index lookup per request, whatever the planner knows: with no statistics (a fresh load,
   // autovacuum off) a plain join chose to scan every request for each statement.
   rows: (tables: readonly string[]) =>
-    `SELECT r.status FROM (${tables.map((t) => `SELECT request_id FROM ${t}`).join(' UNION ')}) c CROSS JOIN LATERAL (SELECT status FROM requests WHERE id = c.request_id) r`,
+    `SELECT r.status, r.submission_date FROM (${tables.map((t) => `SELECT request_id FROM ${t}`).join(' UNION ')}) c CROSS JOIN LATERAL (SELECT status, submission_date FROM requests WHERE id = c.request_id) r`,
 } as const;
 
 const MARK_FUNCTIONS = Object.keys(STATUS_SOURCES).flatMap((table) => [`lab_mark_${table}`, `lab_mark_${table}_update`]);
@@ -101,14 +131,17 @@ export async function createVersionFunctions(knex: Knex): Promise<void> {
       RETURN NULL;
     END $$`);
   // 'data' and the statuses of the requests a statement changed, or of the requests whose rows it
-  // changed: one call a statement (an update reads both its transition tables).
+  // changed, with ':earlier' for those submitted before the window of recent work: one call a
+  // statement (an update reads both its transition tables).
   for (const [table, source] of Object.entries(STATUS_SOURCES)) {
     for (const [suffix, tables] of [['', ['changed']], ['_update', ['old_rows', 'new_rows']]] as const) {
       const statuses = source(tables);
       await knex.raw(`CREATE OR REPLACE FUNCTION lab_mark_${table}${suffix}() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
           INSERT INTO lab_version_marks (txid, name)
-            SELECT txid_current(), 'data' UNION SELECT txid_current(), 'status:' || s.status FROM (${statuses}) s
+            SELECT txid_current(), 'data'
+            UNION SELECT txid_current(), k.name FROM (${statuses}) s
+              CROSS JOIN LATERAL (SELECT 'status:' || s.status UNION ALL SELECT 'status:' || s.status || ':earlier' WHERE ${EARLIER_SQL.pg('s.submission_date')}) k(name)
             ON CONFLICT DO NOTHING;
           RETURN NULL;
         END $$`);
@@ -181,8 +214,15 @@ export async function trackChanges(knex: Knex, table: string): Promise<void> {
   for (const event of EVENTS) {
     const moves = own.map((k) => `UPDATE lab_versions SET n = n + 1 WHERE name = '${k}';`);
     for (const row of event === 'INSERT' ? ['NEW'] : event === 'DELETE' ? ['OLD'] : ['OLD', 'NEW']) {
-      if (tracking.kind === 'requests') moves.push(`UPDATE lab_versions SET n = n + 1 WHERE name = 'status:' || ${row}.status;`);
-      if (tracking.kind === 'request rows') moves.push(`UPDATE lab_versions SET n = n + 1 WHERE name = 'status:' || (SELECT status FROM requests WHERE id = ${row}.request_id);`);
+      if (tracking.kind === 'requests') {
+        moves.push(`UPDATE lab_versions SET n = n + 1 WHERE name = 'status:' || ${row}.status;`);
+        moves.push(`UPDATE lab_versions SET n = n + 1 WHERE name = 'status:' || ${row}.status || ':earlier' AND ${EARLIER_SQL.sqlite(`${row}.submission_date`)};`);
+      }
+      if (tracking.kind === 'request rows') {
+        const request = `FROM requests WHERE id = ${row}.request_id`;
+        moves.push(`UPDATE lab_versions SET n = n + 1 WHERE name = (SELECT 'status:' || status ${request});`);
+        moves.push(`UPDATE lab_versions SET n = n + 1 WHERE name = (SELECT 'status:' || status || ':earlier' ${request} AND ${EARLIER_SQL.sqlite('submission_date')});`);
+      }
     }
     await knex.raw(`CREATE TRIGGER ?? AFTER ${event} ON ?? BEGIN ${moves.join(' ')} END`, [`${name}_${event.toLowerCase()}`, table]);
   }

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateLatest, migrateRollback, migrationStatus } from '../../server/db/migrate.js';
 import { migrationSource } from '../../server/db/migrations/index.js';
+import { systemClock } from '../../server/clock.js';
+import { createClientAccount } from '../../server/services/clients.js';
+import { insertRequests } from '../../fixtures/requests.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
 
-const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail', '017_request_search', '018_version_triggers'];
+const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail', '017_request_search', '018_version_triggers', '021_earlier_versions'];
 
 const TABLES = [
   'users', 'clients', 'requests', 'request_tests', 'samples', 'analyses', 'request_messages', 'audit_log',
@@ -149,6 +152,22 @@ describe(`migrations (${databaseKind()})`, () => {
     await expect(database.db('audit_log').truncate()).rejects.toThrow(/append-only/);
     await expect(database.db.raw(database.kind === 'postgres' ? 'TRUNCATE audit_log CASCADE' : 'DELETE FROM audit_log')).rejects.toThrow(/append-only/);
     expect(await count()).toBe(before);
+  });
+
+  it("021_earlier_versions adds the ':earlier' versions, which a write to a request submitted long ago moves", async () => {
+    const earlier = () => database.db('lab_versions').where('name', 'status:PENDING_REVIEW:earlier').sum({ n: 'n' }).first();
+    await database.db.migrate.down({ migrationSource, name: '021_earlier_versions' });
+    expect((await earlier())?.n ?? null).toBeNull();
+    expect(await migrateLatest(database.db)).toEqual(['021_earlier_versions']);
+    const before = Number((await earlier())!.n);
+    const client = await createClientAccount(
+      database.db,
+      systemClock,
+      { email: 'earlier@example.test', username: null, password: 'correct horse battery', firstName: 'E', lastName: 'V', contactNumber: '639171234567', verified: true },
+      { companyName: 'Earlier Meats', ltoNo: 'LTO-21', classification: 'Importer' },
+    );
+    await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'PENDING_REVIEW', submissionDate: '2025-01-02T08:00:00.000Z' }]);
+    expect(Number((await earlier())!.n)).toBeGreaterThan(before);
   });
 
   if (databaseKind() === 'postgres') {

@@ -138,7 +138,7 @@ export function cachedRead(
       }
       // Not a 200 JSON answer: the handler's own response stands.
       if (!answer) return;
-      cache.set(key, dependsOn, versions, answer, answer.body.length + key.length);
+      cache.set(key, ctx.state.cacheKinds ?? dependsOn, versions, answer, answer.body.length + key.length);
     }
     send(ctx, answer);
   };

@@ -28,7 +28,7 @@ import { requireUser } from '../guards.js';
 import { linkNextAfter } from '../paging.js';
 import { decodeCursor, encodeCursor } from '../queueCursor.js';
 import { cachedRead } from '../middleware/cachedRead.js';
-import { ANY_DATA, requestsIn } from '../../services/readCache.js';
+import { ANY_DATA, pageKinds, requestsIn } from '../../services/readCache.js';
 import { csv, json, route, type Reply, type RouteDoc } from '../route.js';
 import { QueueRowBody, StatusCountsBody } from './bodies.js';
 
@@ -113,12 +113,16 @@ function queueInput(ctx: AppContext, list: QueueName | 'client'): { input: Queue
   return { input: { ...query, sort, q: q || undefined, after: cursor?.cursor }, format };
 }
 
-/** A page of the list as JSON, or (format=csv) the whole filtered list streamed as `{list}.csv`. */
-async function answer(ctx: AppContext, list: string, read: (input: QueueInput) => Promise<QueuePage>, { input, format }: ReturnType<typeof queueInput>): Promise<void> {
-  if (format === 'csv') return sendCsv(ctx, `${list}.csv`, await queueCsvExport(read, input));
+/** A page of the list as JSON (answered with the page), or (format=csv) the whole filtered list streamed as `{list}.csv`. */
+async function answer(ctx: AppContext, list: string, read: (input: QueueInput) => Promise<QueuePage>, { input, format }: ReturnType<typeof queueInput>): Promise<QueuePage | undefined> {
+  if (format === 'csv') {
+    sendCsv(ctx, `${list}.csv`, await queueCsvExport(read, input));
+    return undefined;
+  }
   const page = await read(input);
   if (page.next) linkNextAfter(ctx, encodeCursor(input.sort, page.next));
   ctx.body = page.rows;
+  return page;
 }
 
 export function queueRoutes(router: AppRouter, deps: AppDeps): void {
@@ -141,6 +145,10 @@ export function queueRoutes(router: AppRouter, deps: AppDeps): void {
   };
   route(router, WORK_QUEUE, cachedRead(deps, queueKinds), async (ctx) => {
     const { name } = parseInput(QueueParams, ctx.params);
-    await answer(ctx, name, (input) => listQueue(deps.db, requireUser(ctx), name, input), queueInput(ctx, name));
+    const query = queueInput(ctx, name);
+    const page = await answer(ctx, name, (input) => listQueue(deps.db, requireUser(ctx), name, input), query);
+    // A page that ends before the recent work is kept while that work goes on (pageKinds).
+    const versions = page && (await ctx.state.reads?.versions());
+    if (versions) ctx.state.cacheKinds = pageKinds(QUEUE_STATUSES[name], { sort: query.input.sort, next: page.next }, versions);
   });
 }

@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { counterApplicationName, openChangeCounter, type ChangeCounter } from '../../../server/db/changeCounter.js';
-import { untrackedTables } from '../../../server/db/changeVersions.js';
+import { DAY_OF_READ, untrackedTables } from '../../../server/db/changeVersions.js';
 import { migrateLatest } from '../../../server/db/migrate.js';
 import { createSession } from '../../../server/services/sessions.js';
 import { createUser } from '../../../server/services/users.js';
@@ -41,15 +41,26 @@ describe(`change versions (${databaseKind()})`, () => {
   });
 
   const audit = (db = database.db) => db('audit_log').insert({ at: now(), action: 'test.note' });
+  /** The versions as read, without the database's day (which moves at midnight, not by commits). */
+  const read = async () => {
+    const { [DAY_OF_READ]: day, ...versions } = await counter.read();
+    expect(day).toBeTypeOf('number');
+    return versions;
+  };
+
+  it("gives the database's day with the versions, in days since 1970-01-01 (UTC)", async () => {
+    const today = Math.floor(Date.now() / (24 * 60 * 60 * 1000));
+    expect([today - 1, today, today + 1]).toContain((await counter.read())[DAY_OF_READ]);
+  });
 
   it('tracks every table but bookkeeping', async () => {
     expect(await untrackedTables(database.db)).toEqual([]);
   });
 
   it('moves data, not sessions, on a commit that changes data', async () => {
-    const before = await counter.read();
+    const before = await read();
     await audit();
-    const after = await counter.read();
+    const after = await read();
     expect(after.data).toBeGreaterThan(before.data);
     expect(after.sessions).toBe(before.sessions);
   });
@@ -62,48 +73,55 @@ describe(`change versions (${databaseKind()})`, () => {
       { companyName: 'Version Meats', ltoNo: 'LTO-9', classification: 'Importer' },
     );
     const moved = async (work: () => Promise<unknown>) => {
-      const before = await counter.read();
+      const before = await read();
       await work();
-      const after = await counter.read();
+      const after = await read();
       return Object.keys(after).filter((k) => after[k] !== before[k]).sort();
     };
+    // Submitted long before the window of recent work: each status moves its ':earlier' version too.
     let requestId = 0;
-    expect(await moved(async () => ([{ requestId }] = await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'PENDING_REVIEW' }])))).toEqual(['data', 'status:PENDING_REVIEW']);
-    expect(await moved(() => database.db('requests').where({ id: requestId }).update({ status: 'FOR_TESTING' }))).toEqual(['data', 'status:FOR_TESTING', 'status:PENDING_REVIEW']);
-    expect(await moved(() => database.db('samples').where({ request_id: requestId }).update({ sample_type_description: 'Beef shank' }))).toEqual(['data', 'status:FOR_TESTING']);
-    expect(await moved(() => database.db('samples').insert({ request_id: requestId, position: 9, sample_type_description: 'Pork belly' }))).toEqual(['data', 'status:FOR_TESTING']);
-    expect(await moved(() => database.db('samples').where({ request_id: requestId, position: 9 }).delete())).toEqual(['data', 'status:FOR_TESTING']);
+    expect(await moved(async () => ([{ requestId }] = await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'PENDING_REVIEW', submissionDate: '2026-03-02T08:00:00.000Z' }])))).toEqual(['data', 'status:PENDING_REVIEW', 'status:PENDING_REVIEW:earlier']);
+    expect(await moved(() => database.db('requests').where({ id: requestId }).update({ status: 'FOR_TESTING' }))).toEqual(['data', 'status:FOR_TESTING', 'status:FOR_TESTING:earlier', 'status:PENDING_REVIEW', 'status:PENDING_REVIEW:earlier']);
+    expect(await moved(() => database.db('samples').where({ request_id: requestId }).update({ sample_type_description: 'Beef shank' }))).toEqual(['data', 'status:FOR_TESTING', 'status:FOR_TESTING:earlier']);
+    expect(await moved(() => database.db('samples').insert({ request_id: requestId, position: 9, sample_type_description: 'Pork belly' }))).toEqual(['data', 'status:FOR_TESTING', 'status:FOR_TESTING:earlier']);
+    expect(await moved(() => database.db('samples').where({ request_id: requestId, position: 9 }).delete())).toEqual(['data', 'status:FOR_TESTING', 'status:FOR_TESTING:earlier']);
+    // Submitted within the window (today): only its status.
+    const today = new Date().toISOString();
+    let recent = 0;
+    expect(await moved(async () => ([{ requestId: recent }] = await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'PENDING_REVIEW', submissionDate: today }])))).toEqual(['data', 'status:PENDING_REVIEW']);
+    expect(await moved(() => database.db('requests').where({ id: recent }).update({ status: 'FOR_TESTING' }))).toEqual(['data', 'status:FOR_TESTING', 'status:PENDING_REVIEW']);
+    expect(await moved(() => database.db('samples').where({ request_id: recent }).update({ sample_type_description: 'Veal' }))).toEqual(['data', 'status:FOR_TESTING']);
     // A statement over the rows of requests in two statuses moves both.
-    const [{ requestId: released }] = await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'RELEASED' }]);
-    expect(await moved(() => database.db('samples').whereIn('request_id', [requestId, released]).update({ sample_type_description: 'Beef' }))).toEqual(['data', 'status:FOR_TESTING', 'status:RELEASED']);
+    const [{ requestId: released }] = await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'RELEASED', submissionDate: today }]);
+    expect(await moved(() => database.db('samples').whereIn('request_id', [recent, released]).update({ sample_type_description: 'Beef' }))).toEqual(['data', 'status:FOR_TESTING', 'status:RELEASED']);
     expect(await moved(() => database.db('users').where({ id: client.id }).update({ first_name: 'Cleo' }))).toEqual(['data', 'people']);
     expect(await moved(() => audit())).toEqual(['data']);
   });
 
   it('moves sessions, not data, when a session is created or touched', async () => {
-    const before = await counter.read();
+    const before = await read();
     await createSession(database.db, systemClock, { idleMinutes: 60, maxHours: 12 }, userId);
     await database.db('sessions').where({ user_id: userId }).update({ last_seen_at: now() });
-    const after = await counter.read();
+    const after = await read();
     expect(after.sessions).toBeGreaterThan(before.sessions);
     expect({ ...after, sessions: 0 }).toEqual({ ...before, sessions: 0 });
   });
 
   it('moves nothing for rate-limit counters, codes and mail', async () => {
-    const before = await counter.read();
+    const before = await read();
     await database.db('rate_limits').insert({ key: `k-${Math.random()}`, window_start: now(), count: 1 });
     await database.db('outbox').where('id', -1).delete();
     await database.db('one_time_codes').where('id', -1).delete();
-    expect(await counter.read()).toEqual(before);
+    expect(await read()).toEqual(before);
   });
 
   it('moves once per transaction that commits, and not for one rolled back', async () => {
-    const before = await counter.read();
+    const before = await read();
     await database.db.transaction(async (trx) => {
       await audit(trx);
       await audit(trx);
     });
-    const once = await counter.read();
+    const once = await read();
     expect(once.data).toBeGreaterThan(before.data);
     await database.db
       .transaction(async (trx) => {
@@ -111,22 +129,22 @@ describe(`change versions (${databaseKind()})`, () => {
         throw new Error('changed my mind');
       })
       .catch(() => undefined);
-    expect(await counter.read()).toEqual(once);
+    expect(await read()).toEqual(once);
   });
 
   it('moves for each of several transactions committing at the same time', async () => {
-    const before = await counter.read();
+    const before = await read();
     await Promise.all(Array.from({ length: 5 }, () => database.db.transaction((trx) => audit(trx))));
-    const after = await counter.read();
+    const after = await read();
     // SQLite moves once per row; PostgreSQL once per transaction. Either way, five commits show.
     expect(after.data - before.data).toBeGreaterThanOrEqual(5);
   });
 
   it('answers calls made after a read with a new read', async () => {
-    const earlier = await counter.read();
+    const earlier = await read();
     await audit();
-    expect((await counter.read()).data).not.toBe(earlier.data);
-    const [a, b] = await Promise.all([counter.read(), counter.read()]);
+    expect((await read()).data).not.toBe(earlier.data);
+    const [a, b] = await Promise.all([read(), read()]);
     expect(a).toEqual(b);
   });
 

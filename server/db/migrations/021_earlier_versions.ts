@@ -1,0 +1,25 @@
+// The ':earlier' change versions (server/db/changeVersions.ts): a write to a request submitted before
+// the window of recent work moves its status's ':earlier' version too, so a page of a work queue
+// that ends before that window stays valid while the day's work lands on recent requests. Adds their
+// rows and gives the triggers the new marks; a database that 014 created with them already (any
+// created since) gets the same triggers again.
+import type { Knex } from 'knex';
+import { EARLIER_KINDS, addVersionRows, createVersionFunctions, trackChanges, trackedTables, untrackChanges } from '../changeVersions.js';
+import { isPostgres } from '../knex.js';
+
+export async function up(knex: Knex): Promise<void> {
+  await addVersionRows(knex, EARLIER_KINDS);
+  // PostgreSQL's triggers call the functions, which now mark ':earlier' too.
+  if (isPostgres(knex)) return createVersionFunctions(knex);
+  // SQLite's row triggers hold their statements themselves.
+  for (const table of await trackedTables(knex)) {
+    await untrackChanges(knex, table);
+    await trackChanges(knex, table);
+  }
+}
+
+// Without their rows the new marks move nothing, and no page depends on them once the server that
+// read them stops.
+export async function down(knex: Knex): Promise<void> {
+  await knex('lab_versions').whereIn('name', EARLIER_KINDS).delete();
+}

@@ -1,0 +1,120 @@
+// Pages that end before the recent work (services/readCache.ts pageKinds, the ':earlier' versions of
+// db/changeVersions.ts): a work queue's page in the oldest-first order whose last row was submitted
+// before the window of recent work is kept while the day's writes land on recent requests, and is
+// computed again as soon as an earlier request changes. Whatever the writes, every answer equals
+// the obvious SQL over the requests as committed.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRequests } from '../../fixtures/requests.js';
+import { EARLIER_AFTER_DAYS } from '../../server/db/changeVersions.js';
+import { createDb, type Db } from '../../server/db/knex.js';
+import type { QueueRow } from '../../server/domain/queue.js';
+import type { RequestStatus } from '../../server/domain/requestStatus.js';
+import type { HttpClient, HttpResponse } from '../helpers/httpClient.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { databaseKind } from '../helpers/testDatabase.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A submission `days` before now, on the database's clock (the real one, which the triggers read). */
+const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
+const LONG_AGO = EARLIER_AFTER_DAYS + 30;
+
+const rowsOf = (res: HttpResponse) => (res.body as QueueRow[]).map((r) => [r.requestId, r.companyName]);
+
+describe(`pages that end before the recent work (${databaseKind()})`, () => {
+  let app: TestApp;
+  /** Another process's connection: its commits reach the server only through the database. */
+  let other: Db;
+  let staff: HttpClient;
+  let clientId: number;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    other = app.config.database.client === 'sqlite3' ? createDb(app.config.database) : app.db;
+    staff = (await app.signedIn('staff')).http;
+    clientId = (await app.signedIn('client')).user.id;
+  });
+
+  afterAll(async () => {
+    if (other !== app.db) await other.destroy();
+    await app.close();
+  });
+
+  /** The request queries a call makes on the server's connection (none when answered from memory). */
+  async function requestQueriesOf(work: () => Promise<unknown>): Promise<string[]> {
+    const seen: string[] = [];
+    const onQuery = (q: { sql: string }) => void (/from [`"]requests[`"]/.test(q.sql) && seen.push(q.sql));
+    app.db.on('query', onQuery);
+    try {
+      await work();
+    } finally {
+      app.db.off('query', onQuery);
+    }
+    return seen;
+  }
+
+  const add = (days: number, status: RequestStatus = 'PENDING_REVIEW') =>
+    insertRequests(other, [{ clientUserId: clientId, tests: ['eColi'], status, submissionDate: daysAgo(days) }]).then(([r]) => r!.requestId);
+
+  it('keeps the first page while recent requests arrive and change, and computes it again when an earlier one changes', async () => {
+    const earlier = [];
+    for (let i = 0; i < 4; i += 1) earlier.push(await add(LONG_AGO - i));
+    const first = await staff.get('/requests/queue/pending?limit=3');
+    expect(rowsOf(first).map(([id]) => id)).toEqual(earlier.slice(0, 3));
+    expect(first.headers.get('Link')).toContain('rel="next"');
+
+    // The day's work: a submission today, and a recent request approved and given a new lot.
+    const recent = await add(1);
+    await other('requests').where({ id: recent }).update({ lot_batch_no: 'LOT-TODAY' });
+    await add(0);
+    const kept = await requestQueriesOf(async () => expect((await staff.get('/requests/queue/pending?limit=3')).body).toEqual(first.body));
+    expect(kept).toEqual([]);
+
+    // An earlier request off the page changes: computed again, the same rows.
+    await other('requests').where({ id: earlier[3] }).update({ company_name: 'Renamed Meats' });
+    const again = await requestQueriesOf(async () => expect((await staff.get('/requests/queue/pending?limit=3')).body).toEqual(first.body));
+    expect(again).not.toEqual([]);
+
+    // An earlier request on the page leaves it.
+    await other('requests').where({ id: earlier[0] }).update({ status: 'REJECTED', rejected_at: daysAgo(0) });
+    expect(rowsOf(await staff.get('/requests/queue/pending?limit=3')).map(([id]) => id)).toEqual(earlier.slice(1, 4));
+  });
+
+  it('computes a page again on every change of its statuses when it reaches into the recent work', async () => {
+    const all = rowsOf(await staff.get('/requests/queue/pending?limit=200'));
+    const recent = await add(0);
+    // No next page: a new request, however recent, is added to it.
+    expect(rowsOf(await staff.get('/requests/queue/pending?limit=200')).map(([id]) => id)).toEqual([...all.map(([id]) => id), recent]);
+  });
+
+  it('answers every page as the obvious SQL over the committed requests, whatever is written between calls', async () => {
+    const STATUSES: RequestStatus[] = ['PENDING_REVIEW', 'FOR_RELEASE', 'REJECTED'];
+    const age = fc.oneof(fc.integer({ min: 0, max: EARLIER_AFTER_DAYS - 2 }), fc.integer({ min: EARLIER_AFTER_DAYS + 2, max: LONG_AGO }));
+    const write = fc.oneof(
+      fc.record({ kind: fc.constant('submit' as const), days: age, status: fc.constantFrom<RequestStatus>('PENDING_REVIEW', 'FOR_RELEASE') }),
+      fc.record({ kind: fc.constant('move' as const), pick: fc.nat(), status: fc.constantFrom(...STATUSES) }),
+      fc.record({ kind: fc.constant('rename' as const), pick: fc.nat(), name: fc.constantFrom('North Meats', 'South Meats', 'East Meats') }),
+    );
+    const expected = async (status: RequestStatus, limit: number) => {
+      const rows: { id: number; company_name: string }[] = await other('requests').where({ status }).orderBy([{ column: 'submission_date' }, { column: 'id' }]).limit(limit + 1).select('id', 'company_name');
+      return { rows: rows.slice(0, limit).map((r) => [Number(r.id), r.company_name]), more: rows.length > limit };
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.array(write, { minLength: 1, maxLength: 8 }), fc.constantFrom(1, 2, 5), async (writes, limit) => {
+        for (const w of writes) {
+          const ids = (await other('requests').whereIn('status', STATUSES).pluck('id')).map(Number);
+          if (w.kind === 'submit') await add(w.days, w.status);
+          else if (w.kind === 'move') await other('requests').where({ id: ids[w.pick % ids.length] }).update({ status: w.status });
+          else await other('requests').where({ id: ids[w.pick % ids.length] }).update({ company_name: w.name });
+          for (const [list, status] of [['pending', 'PENDING_REVIEW'], ['for-release', 'FOR_RELEASE']] as const) {
+            const res = await staff.get(`/requests/queue/${list}?limit=${limit}`);
+            const want = await expected(status, limit);
+            expect(rowsOf(res)).toEqual(want.rows);
+            expect(res.headers.get('Link')?.includes('rel="next"') ?? false).toBe(want.more);
+          }
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
