@@ -2,7 +2,7 @@
 // the obvious servers (obviousServer.mjs) and measuring each call on both, back to back, under the
 // same load. Every acknowledged write must be found stored; approval numbers unique and gap-free.
 import path from 'node:path';
-import { SECONDS, load, startProcess, stop } from './load.mjs';
+import { SECONDS, failures, load, startProcess, stop } from './load.mjs';
 import { submissionPayloads } from './payload.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -89,8 +89,8 @@ async function refreshProgressOf(root, db, requestIds) {
 /** One bench row: ours beside the obvious, both with every acknowledged write stored. */
 function row(name, obvious, ours, extra = { ok: true, note: '' }) {
   const ratio = ours.rps / obvious.rps;
-  const whole = (r) => r.stored >= r.total;
-  const tally = (r) => `${r.total} acknowledged, ${r.stored} stored`;
+  const whole = (r) => r.stored >= r.total && !r.failed;
+  const tally = (r) => `${r.total} acknowledged, ${r.stored} stored${failures(r)}`;
   return {
     name: `${name}, req/s (ours ${tally(ours)}; obvious ${tally(obvious)}${extra.note})`,
     baseline: `${obvious.rps} (p99 ${obvious.p99} ms)`,
