@@ -138,7 +138,21 @@ const MALFORMED_BODIES: Body[] = [
 ];
 
 /** Text of a stack trace, a source location or database internals: never shown to a caller. */
-const LEAK = /\n\s+at |\bat .+\(.+:\d+:\d+\)|\.(?:ts|js|mjs):\d+|node_modules|SQLITE_|\b(?:from|into|update) [`"]\w+[`"]|violates/i;
+const LEAK = /\n\s+at |\.(?:ts|js|mjs):\d+|node_modules|SQLITE_|\b(?:from|into|update) [`"]\w+[`"]|violates/i;
+
+/**
+ * Whether a line of `text` holds a stack frame, "at <something> (<file>:<line>:<column>)": what
+ * /\bat .+\(.+:\d+:\d+\)/i matches, read in one pass per line, since that expression backtracks over
+ * every "at " and "(" of a long one-line answer (a list of requests took it seconds).
+ */
+function hasStackFrame(text: string): boolean {
+  return text.split(/[\n\r\u2028\u2029]/).some((line) => {
+    const at = line.search(/\bat /i);
+    // The first "(" at least one character after "at " leaves the most room for the location.
+    const open = at < 0 ? -1 : line.indexOf('(', at + 4);
+    return open >= 0 && /:\d+:\d+\)/.test(line.slice(open + 2));
+  });
+}
 
 const BATCH = 32;
 
@@ -162,7 +176,7 @@ const describeCall = (c: Call) => `${c.who} ${c.route.method} ${c.path.length > 
 /** What is wrong with an answer to a malformed call, if anything. */
 function problemOf(res: Reply): string | null {
   if (res.status >= 500) return `answered ${res.status}: ${res.text.slice(0, 200)}`;
-  if (LEAK.test(res.text)) return `leaks internals: ${res.text.slice(0, 200)}`;
+  if (LEAK.test(res.text) || hasStackFrame(res.text)) return `leaks internals: ${res.text.slice(0, 200)}`;
   if (res.status >= 400) {
     const message = res.body?.message;
     if (typeof message !== 'string' || message.trim() === '') return `answered ${res.status} without a message: ${res.text.slice(0, 200)}`;

@@ -2,12 +2,15 @@
 // migrations (MIGRATION_DATABASE_URL), and the portal logs in as a role of its own (DATABASE_URL)
 // that cannot alter its own trail: no ALTER TABLE, no DROP TRIGGER, no UPDATE, DELETE or TRUNCATE of
 // audit_log, while the portal works as that role. The roles get unique names and are dropped after,
-// since the test database is shared by parallel suites. On SQLite the trail's triggers are what
-// protects it (README, Architecture), and MIGRATION_DATABASE_URL is refused.
+// since the test database is shared by parallel suites. The section's SQL is also replayed as the
+// document gives it, with psql, under scratch names (a database and two roles of this run's own), and
+// `labctl migrate latest` run as it says. On SQLite the trail's triggers are what protects it
+// (README, Architecture), and MIGRATION_DATABASE_URL is refused.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../server/config.js';
@@ -32,7 +35,103 @@ const SUBMISSION = buildSubmitPayload(
   new Date('2026-03-16T09:00:00.000Z'),
 );
 
+/**
+ * The ```sql blocks of docs/deploy.md section 4 as written, but with the roles `lab_owner` and
+ * `lab_app` and the database `lab` renamed `<name>_<tag>`.
+ */
+function sectionFourSql(tag: string): string[] {
+  const section = /^## 4\. PostgreSQL\n([\s\S]*?)^## 5\./m.exec(fs.readFileSync('docs/deploy.md', 'utf8'))![1];
+  return [...section.matchAll(/^```sql\n([\s\S]*?)^```$/gm)].map((m) => m[1].replace(/\blab(_owner|_app)?\b/g, (name) => `${name}_${tag}`));
+}
+
+/** Runs `sql` with psql as the user and database of `url`, stopping at the first error. */
+const psql = (url: string, sql: string) => execa('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', url], { input: sql });
+
 if (databaseKind() === 'postgres') {
+  describe('docs/deploy.md section 4 followed literally (postgres)', () => {
+    const tag = crypto.randomBytes(4).toString('hex');
+    const [owner, app, database] = ['lab_owner', 'lab_app', 'lab'].map((name) => `${name}_${tag}`);
+    const [createRoles, grants] = sectionFourSql(tag);
+    const superuserUrl = process.env.TEST_DATABASE_URL!;
+    /** postgres:// of the scratch database as `role` with `password`, as DATABASE_URL would name it. */
+    const urlAs = (role: string, password: string) => {
+      const url = new URL(superuserUrl);
+      Object.assign(url, { username: role, password, pathname: `/${database}`, search: '' });
+      return url.toString();
+    };
+    const appUrl = urlAs(app, 'secret');
+    const ownerUrl = urlAs(owner, 'owner-secret');
+    let superuser: ReturnType<typeof knexFactory>;
+    let scratch: ReturnType<typeof knexFactory>;
+
+    /** What `role` may do in the scratch database's schema public: [object, privilege] pairs, sorted. */
+    async function privilegesOf(role: string): Promise<string[][]> {
+      const { rows } = await scratch.raw(
+        `SELECT c.relname AS object, a.privilege_type AS privilege FROM pg_class c, aclexplode(c.relacl) a
+           WHERE c.relnamespace = 'public'::regnamespace AND a.grantee = ?::regrole
+         UNION ALL
+         SELECT 'schema public', a.privilege_type FROM pg_namespace n, aclexplode(n.nspacl) a
+           WHERE n.nspname = 'public' AND a.grantee = ?::regrole
+         ORDER BY 1, 2`,
+        [role, role],
+      );
+      return (rows as Array<{ object: string; privilege: string }>).map((r) => [r.object, r.privilege]);
+    }
+
+    beforeAll(async () => {
+      superuser = knexFactory({ client: 'pg', connection: superuserUrl, pool: { min: 0, max: 1 } });
+      await psql(superuserUrl, createRoles);
+      scratch = knexFactory({ client: 'pg', connection: urlAs(new URL(superuserUrl).username, ''), pool: { min: 0, max: 1 } });
+    });
+    afterAll(async () => {
+      await scratch?.destroy();
+      await superuser?.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [database]);
+      for (const role of [app, owner]) await superuser?.raw('DROP ROLE IF EXISTS ??', [role]);
+      await superuser?.destroy();
+    });
+
+    it('creates the roles and the database, and `labctl migrate latest` as it says grants what its second block shows', async () => {
+      expect(createRoles).toContain(`CREATE DATABASE ${database} OWNER ${owner};\n\\c ${database}\n`);
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-roles-'));
+      const migrated = await labctl(['migrate', 'latest'], dataDir, { env: { DATABASE_URL: appUrl, MIGRATION_DATABASE_URL: ownerUrl } });
+      expect([migrated.exitCode, migrated.stderr]).toEqual([0, expect.stringMatching(/applied 001_initial, .*018_version_triggers$/)]);
+      // Migration 017 installed pg_trgm as the database's owner, not a superuser.
+      expect((await scratch.raw("SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'")).rows).toEqual([{ nspname: 'public' }]);
+      const granted = await privilegesOf(app);
+      const on = (object: string) => granted.filter(([o]) => o === object).map(([, privilege]) => privilege);
+      expect({ schema: on('schema public'), requests: on('requests'), audit: on('audit_log'), migrations: on('knex_migrations'), lock: on('knex_migrations_lock') }).toEqual({
+        schema: ['USAGE'],
+        requests: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
+        audit: ['INSERT', 'SELECT'],
+        migrations: ['SELECT'],
+        lock: ['SELECT'],
+      });
+      // The document's grants, run by the owner after the migrations, change nothing: they are what labctl did.
+      await psql(ownerUrl, grants);
+      expect(await privilegesOf(app)).toEqual(granted);
+    });
+
+    it('lets the portal work as lab_app, which can neither create a table nor alter the audit trail', async () => {
+      const listed = await labctl(['requests', 'list'], fs.mkdtempSync(path.join(os.tmpdir(), 'lab-roles-')), { env: { DATABASE_URL: appUrl } });
+      expect([listed.exitCode, listed.stderr]).toEqual([0, '']);
+      const appDb = knexFactory({ client: 'pg', connection: appUrl, pool: { min: 0, max: 1 } });
+      try {
+        await appDb('audit_log').insert({ action: 'test.entry', at: '2026-03-16T09:00:00.000Z' });
+        expect({
+          create: await outcome(appDb.raw('CREATE TABLE forged (id int)')),
+          update: await outcome(appDb('audit_log').update({ action: 'forged' })),
+          alter: await outcome(appDb.raw('ALTER TABLE audit_log DISABLE TRIGGER ALL')),
+        }).toEqual({
+          create: expect.stringMatching(/permission denied for schema public/),
+          update: expect.stringMatching(/permission denied for table audit_log/),
+          alter: expect.stringMatching(/must be owner of table audit_log/),
+        });
+      } finally {
+        await appDb.destroy();
+      }
+    });
+  });
+
   describe('the portal as a role of its own that cannot alter its trail (postgres)', () => {
     const tag = crypto.randomBytes(4).toString('hex');
     const ownerRole = `lab_owner_${tag}`;
