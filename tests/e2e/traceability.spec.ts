@@ -186,7 +186,7 @@ test.describe('traceability', () => {
     await page.getByLabel('Request').fill(seeded.controlNumber!);
     await page.getByLabel('Action').fill('request.receive');
     await page.getByRole('button', { name: 'Filter' }).click();
-    await expect(page.getByRole('status')).toHaveText('1 entries');
+    await expect(page.getByRole('status')).toHaveText('Showing 1 of 1 entries');
     const rows = page.getByRole('table').getByRole('row');
     await expect(rows).toHaveCount(2);
     await expect(rows.nth(1)).toContainText('Rosa Reyes (staff)');

@@ -47,11 +47,8 @@ export interface AuditQuery extends QueryParams {
   until?: string;
 }
 
-/** A page of the audit trail and how many entries match in all. */
-export async function listAudit(query: AuditQuery, limit: number, offset: number, signal?: AbortSignal): Promise<{ rows: AuditRecord[]; total: number }> {
-  const response = await request('GET', withQuery('/audit', { ...query, limit, offset }), { signal });
-  return { rows: (await response.json()) as AuditRecord[], total: Number(response.headers.get('X-Total-Count') ?? 0) };
-}
+/** The first page of the filtered audit trail (a keyset list: the next pages come in Link rel="next"). */
+export const auditPath = (query: AuditQuery, limit: number) => withQuery('/audit', { ...query, limit });
 
 /** Where the browser downloads the filtered trail as CSV. */
 export const auditCsvUrl = (query: AuditQuery) => withQuery('/audit', { ...query, format: 'csv' });
