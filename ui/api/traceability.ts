@@ -61,8 +61,11 @@ export interface TurnaroundPage {
   next: string | null;
 }
 
-/** The turnaround dashboard with its first page of open requests, or the page at `path` (a `next`). */
-export async function getTurnaround(path = '/requests/turnaround', signal?: AbortSignal): Promise<TurnaroundPage> {
+/** The turnaround dashboard's address with its filters (discipline, since, until, late). */
+export const turnaroundPath = (params: QueryParams) => withQuery('/requests/turnaround', params);
+
+/** The turnaround dashboard with its first page of open requests (`path`: turnaroundPath), or the page at a `next`. */
+export async function getTurnaround(path: string, signal?: AbortSignal): Promise<TurnaroundPage> {
   const response = await request('GET', path, { signal });
   return { turnaround: (await response.json()) as Turnaround, total: Number(response.headers.get('X-Total-Count') ?? 0), next: nextPageOf(response) };
 }
