@@ -200,26 +200,31 @@ export interface RegistrationForm {
   address: string;
 }
 
-const filled = z.string().trim().min(1);
+/** A field of the registration form a problem is shown beside. */
+export type RegistrationField = keyof RegistrationForm;
 
-// SPEC section 5: the fields the registration alert insists on, and the shown number's length.
-const RequiredRegistrationFields = z.object({
-  email: filled,
-  password: filled,
-  firstName: filled,
-  lastName: filled,
-  companyName: filled,
-  ltoNo: filled,
-  contactNumber: z.string().length(CONTACT_NUMBER_LENGTH),
-  classification: filled,
-});
+// SPEC section 5: the fields the registration alert insists on, and the shown number's length; each
+// with what is said beside it when it is missing.
+const REQUIRED_REGISTRATION: ReadonlyArray<[RegistrationField, (form: RegistrationForm) => boolean, string]> = [
+  ['firstName', (f) => f.firstName.trim() !== '', 'Enter your first name.'],
+  ['lastName', (f) => f.lastName.trim() !== '', 'Enter your last name.'],
+  ['contactNumber', (f) => f.contactNumber.length === CONTACT_NUMBER_LENGTH, 'Enter the whole contact number, (+63) XXX XXX XXXX.'],
+  ['email', (f) => f.email.trim() !== '', 'Enter your e-mail address.'],
+  ['password', (f) => f.password.trim() !== '', 'Enter a password.'],
+  ['companyName', (f) => f.companyName.trim() !== '', 'Enter the company name.'],
+  ['ltoNo', (f) => f.ltoNo.trim() !== '', 'Enter the LTO number.'],
+  ['classification', (f) => f.classification.trim() !== '', 'Choose a classification.'],
+  ['otherClassification', (f) => f.classification !== OTHER_CLASSIFICATION || f.otherClassification.trim() !== '', 'Specify the classification.'],
+];
 
-/** Whether the form may be sent; otherwise the form shows REGISTRATION_INCOMPLETE. */
+/** Every required field that is missing or short, with what to say beside it (all at once, in form order). */
+export function registrationProblems(form: RegistrationForm): Partial<Record<RegistrationField, string>> {
+  return Object.fromEntries(REQUIRED_REGISTRATION.filter(([, ok]) => !ok(form)).map(([field, , message]) => [field, message]));
+}
+
+/** Whether the form may be sent; otherwise the form shows REGISTRATION_INCOMPLETE and each field its problem. */
 export function registrationComplete(form: RegistrationForm): boolean {
-  return RequiredRegistrationFields.safeParse({
-    ...form,
-    classification: classificationValue(form.classification, form.otherClassification),
-  }).success;
+  return Object.keys(registrationProblems(form)).length === 0;
 }
 
 /** The JSON body of POST /clients for a filled-in form (userType CLIENT, deletionStatus ACTIVE). */

@@ -22,9 +22,10 @@ export function answerPage<T>(ctx: AppContext, asked: PageRequest, page: Page<T>
   ctx.body = page.rows;
 }
 
-/** Link rel="next": this call again with `after` (a keyset cursor) instead of its own. */
-export function linkNextAfter(ctx: AppContext, after: string): void {
+/** Link rel="next": this call again with `after` (a keyset cursor) instead of its own, and without the parameters `dropped`. */
+export function linkNextAfter(ctx: AppContext, after: string, dropped: readonly string[] = []): void {
   const params = new URLSearchParams(ctx.querystring);
+  for (const name of dropped) params.delete(name);
   params.set('after', after);
   ctx.set('Link', `<${ctx.path}?${params}>; rel="next"`);
 }

@@ -105,26 +105,47 @@ function matching(query: Knex.QueryBuilder, where: Where): Knex.QueryBuilder {
   return query;
 }
 
+/** Where a keyset page of the trail ended: its last entry's time and id (the next page is below them). */
+export interface AuditCursor {
+  at: string;
+  id: number;
+}
+
+/** A page of the trail: with `after`, the entries below that cursor (keyset, no offset). */
+export interface AuditPageRequest extends PageRequest {
+  after?: AuditCursor;
+}
+
+/** Only entries below `after` in newest-first order. */
+const below = (query: Knex.QueryBuilder, after: AuditCursor | undefined) =>
+  after ? query.whereRaw('(a.at < ? or (a.at = ? and a.id < ?))', [after.at, after.at, after.id]) : query;
+
 /**
- * The audit trail, newest first, filtered, and how many entries match: told by a page that ends the
- * trail, else counted. Without a user or request filter the count is a sum of the trail's counts
+ * The audit trail, newest first, filtered, and how many entries match: told by a first page that ends
+ * the trail, else counted. Without a user or request filter the count is a sum of the trail's counts
  * per action and day (db/actionCounts.ts), which also tell which actions an action filter names; with
- * one, an index of audit_log counts that user's or request's entries. The caller checked the reader
- * ('audit:read': the desk).
+ * one, an index of audit_log counts that user's or request's entries. A page reads limit + 1 entries:
+ * the extra one says a next page exists, which starts below the page's last entry (`next`). The
+ * caller checked the reader ('audit:read': the desk).
  */
-export async function listAuditTrail(db: Db, filter: AuditFilter, page: PageRequest): Promise<Page<AuditRecord>> {
+export async function listAuditTrail(db: Db, filter: AuditFilter, page: AuditPageRequest): Promise<Page<AuditRecord> & { next?: AuditCursor }> {
   let counted: Promise<Map<string, number>> | undefined;
   const counts = () => (counted ??= countsByAction(db, 'audit_counts', filter));
   const where = await whereOf(db, filter, counts);
   // A page: its ids from audit_log alone, then their actors and requests. With the joins in the same
   // query, SQLite no longer stops reading each action's range of the (action, at, id) index once it has
-  // the page, and sorts every entry of an action family. The whole trail (the CSV export) is one
+  // the page, and sorts every entry of an action family. The whole trail (the CLI's) is one
   // query: PostgreSQL would hash every entry to find the ids of a long list.
+  const read = page.limit === undefined ? page : { ...page, limit: page.limit + 1 };
   const query = page.limit === undefined
-    ? sliced(matching(auditQuery(db), where), page)
-    : auditQuery(db).whereIn('a.id', sliced(matching(db('audit_log as a'), where).select('a.id').orderBy(NEWEST_FIRST), page));
-  const rows: AuditColumns[] = await query.select(COLUMNS).orderBy(NEWEST_FIRST);
-  return { rows: rows.map(toRecord), total: lengthTold(page, rows.length) ?? (await countOf(db, where, counts)) };
+    ? sliced(matching(auditQuery(db), where), read)
+    : auditQuery(db).whereIn('a.id', sliced(below(matching(db('audit_log as a'), where), page.after).select('a.id').orderBy(NEWEST_FIRST), read));
+  const fetched: AuditColumns[] = await query.select(COLUMNS).orderBy(NEWEST_FIRST);
+  const rows = fetched.slice(0, page.limit);
+  const last = rows.at(-1);
+  const next = fetched.length > rows.length && last ? { at: last.at, id: Number(last.id) } : undefined;
+  const told = page.after ? undefined : lengthTold(read, fetched.length);
+  return { rows: rows.map(toRecord), total: told ?? (await countOf(db, where, counts)), ...(next ? { next } : {}) };
 }
 
 /**
@@ -135,10 +156,9 @@ export async function auditTrailCsvExport(db: Db, filter: AuditFilter): Promise<
   const where = await whereOf(db, filter, () => countsByAction(db, 'audit_counts', filter));
   return (async function* () {
     yield auditCsvHeader();
-    for (let after: { at: string; id: number } | undefined; ; ) {
+    for (let after: AuditCursor | undefined; ; ) {
       // The chunk's ids from audit_log alone, as a page's (listAuditTrail says why).
-      const ids = matching(db('audit_log as a'), where).select('a.id').orderBy(NEWEST_FIRST).limit(QUEUE_EXPORT_CHUNK);
-      if (after) ids.whereRaw('(a.at < ? or (a.at = ? and a.id < ?))', [after.at, after.at, after.id]);
+      const ids = below(matching(db('audit_log as a'), where), after).select('a.id').orderBy(NEWEST_FIRST).limit(QUEUE_EXPORT_CHUNK);
       const rows: AuditColumns[] = await auditQuery(db).whereIn('a.id', ids).select(COLUMNS).orderBy(NEWEST_FIRST);
       yield auditCsvRows(rows.map(toRecord));
       const last = rows.at(-1);

@@ -80,11 +80,27 @@ test('register, verify the e-mailed code, log in with the code and be welcomed b
   expect(await alertAfter(page, 'Register')).toBe(
     'Please fill in all required fields, ensure contact number is 18 characters long, and client classification is provided.',
   );
+  // Beside it, every missing field says so at once; the filled first name says nothing.
+  await expect(page.locator('.field-error')).toHaveText([
+    '⚠ Enter your last name.',
+    '⚠ Enter the whole contact number, (+63) XXX XXX XXXX.',
+    '⚠ Enter your e-mail address.',
+    '⚠ Enter a password.',
+    '⚠ Enter the company name.',
+    '⚠ Enter the LTO number.',
+    '⚠ Choose a classification.',
+  ]);
+  await expect(page.getByLabel('Last Name')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Last Name')).toHaveAccessibleDescription('Enter your last name.');
+  await expect(page.getByLabel('First Name')).not.toHaveAttribute('aria-invalid');
 
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Middle Initial').fill('QX');
   await expect(page.getByLabel('Middle Initial')).toHaveValue('Q');
   await page.getByLabel('Last Name').fill('Villanueva');
+  // A field fixed stops saying so.
+  await expect(page.getByLabel('Last Name')).not.toHaveAttribute('aria-invalid');
+  await expect(page.locator('.field-error')).toHaveCount(6);
   const contact = page.getByLabel('Contact Number');
   await expect(contact).toHaveAttribute('placeholder', '+63XXX-XXX-XXXX');
   await expect(contact).toHaveAttribute('maxlength', '18');

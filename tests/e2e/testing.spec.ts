@@ -4,6 +4,7 @@
  * failure texts; the empty lists.
  */
 import type { Locator, Page } from '@playwright/test';
+import { QUEUE_PAGE_SIZE } from '../../server/domain/queue.js';
 import { signInAs } from './auth.js';
 import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
 import { expect, test } from './fixtures.js';
@@ -166,21 +167,17 @@ test.describe('testing portals', () => {
 
     const released = page.getByRole('region', { name: 'Released' });
     const rows = released.getByRole('listitem');
-    await expect(rows).toHaveCount(100);
+    await expect(rows).toHaveCount(QUEUE_PAGE_SIZE);
     await expect(released.getByRole('button', { name: oldest, exact: true })).toHaveCount(0);
-    const count = released.getByText(/^Showing 100 of [\d,]+$/);
-    const total = Number((await count.textContent())!.replace(/^Showing 100 of /, '').replace(/,/g, ''));
-    expect(total).toBeGreaterThanOrEqual(105);
 
     const more = released.getByRole('button', { name: 'Show more' });
     await more.focus();
     await page.keyboard.press('Enter');
-    await expect(rows).toHaveCount(Math.min(total, 200));
+    await expect(rows).toHaveCount(2 * QUEUE_PAGE_SIZE);
     // The keyboard goes on from the first request added.
-    await expect(rows.nth(100).getByRole('button')).toBeFocused();
+    await expect(rows.nth(QUEUE_PAGE_SIZE).getByRole('button')).toBeFocused();
     while (await more.isVisible()) await more.click();
-    await expect(rows).toHaveCount(total);
-    await expect(released.getByText(`Showing ${total.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`)).toBeVisible();
+    await expect(released.getByRole('button', { name: oldest, exact: true })).toBeVisible();
 
     // A request from a later page opens its details like any other.
     await released.getByRole('button', { name: oldest, exact: true }).click();

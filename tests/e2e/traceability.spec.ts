@@ -186,7 +186,7 @@ test.describe('traceability', () => {
     await page.getByLabel('Request').fill(seeded.controlNumber!);
     await page.getByLabel('Action').fill('request.receive');
     await page.getByRole('button', { name: 'Filter' }).click();
-    await expect(page.getByRole('status')).toHaveText('1 entries');
+    await expect(page.getByRole('status')).toHaveText('Showing 1 of 1 entries');
     const rows = page.getByRole('table').getByRole('row');
     await expect(rows).toHaveCount(2);
     await expect(rows.nth(1)).toContainText('Rosa Reyes (staff)');
@@ -220,6 +220,14 @@ test.describe('traceability', () => {
       for (const label of ['Microbiological', 'Chemical', 'Molecular Biology']) await expect(perDiscipline.getByRole('cell', { name: label, exact: true })).toBeVisible();
       const molBio = perDiscipline.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Molecular Biology', exact: true }) });
       await expect(molBio.getByRole('cell').nth(3)).toHaveText('2020-01-02');
+      // First the late requests, most days late first; a chart per discipline and week, its figures as a table.
+      const lateRows = page.getByRole('table', { name: 'Late requests' }).getByRole('row');
+      await expect(lateRows.nth(1)).toContainText(late.controlNumber!);
+      await expect(lateRows.nth(1)).toContainText('days late');
+      await expect(page.getByRole('img', { name: /^Molecular Biology: requests per week of submission/ })).toBeVisible();
+      // Then every open request, a page at a time (the choice is kept in the address).
+      await page.getByRole('combobox', { name: 'List' }).selectOption('open');
+      await expect(page).toHaveURL(/show=open/);
       const rows = page.getByRole('table', { name: 'Open requests' }).getByRole('row');
       await expect(rows.nth(1)).toContainText(late.controlNumber!);
       await expect(rows.nth(1)).toContainText('days late');

@@ -10,6 +10,7 @@ import {
   normalizeLto,
   passwordsMatch,
   registrationComplete,
+  registrationProblems,
   registrationPayload,
   type RegistrationForm,
 } from '../../server/domain/accountRules.js';
@@ -100,6 +101,22 @@ describe('registration required fields (SPEC section 5)', () => {
     expect(registrationComplete({ ...complete, contactNumber: '(+63) 917 555 010' })).toBe(false);
     expect(registrationComplete({ ...complete, classification: 'Others', otherClassification: ' ' })).toBe(false);
     expect(registrationComplete({ ...complete, classification: 'Others', otherClassification: 'Feed mill' })).toBe(true);
+  });
+
+  it('names every missing field at once, each with what to do, in form order', () => {
+    expect(registrationProblems(complete)).toEqual({});
+    const empty = { ...complete, firstName: '', lastName: ' ', contactNumber: '(+63) 917', email: '', password: '', companyName: '', ltoNo: '', classification: 'Others', otherClassification: '' };
+    expect(registrationProblems(empty)).toEqual({
+      firstName: 'Enter your first name.',
+      lastName: 'Enter your last name.',
+      contactNumber: 'Enter the whole contact number, (+63) XXX XXX XXXX.',
+      email: 'Enter your e-mail address.',
+      password: 'Enter a password.',
+      companyName: 'Enter the company name.',
+      ltoNo: 'Enter the LTO number.',
+      otherClassification: 'Specify the classification.',
+    });
+    expect(Object.keys(registrationProblems({ ...complete, classification: '' }))).toEqual(['classification']);
   });
 
   it('builds the POST /clients payload the server schema accepts', () => {

@@ -1,13 +1,11 @@
 /**
  * The receive-and-release desk's calls (SPEC section 7): pending requests, approve (then createresult,
- * as the spec's sequence has it), reject, release, control numbers, the lists awaiting release and
- * released, and the additional-information exchange of a request.
+ * as the spec's sequence has it), reject, release, control numbers, and the additional-information exchange of a request.
  */
-import type { ForReleaseRow } from '../../server/domain/completion.js';
 import type { RequestMessage } from '../../server/domain/requestMessages.js';
-import type { ReleasedRow, RequestDetail, RequestView } from '../../server/domain/requestShape.js';
+import type { RequestDetail, RequestView } from '../../server/domain/requestShape.js';
 import type { RequestStatus } from '../../server/domain/requestStatus.js';
-import { getJson, getText, postJson, putJson, request, segment, withQuery } from './http.js';
+import { getJson, getText, postJson, putJson, segment } from './http.js';
 
 /** GET requests/pending: oldest first. */
 export function listPendingRequests(signal?: AbortSignal): Promise<RequestView[]> {
@@ -53,30 +51,6 @@ export async function getControlNumber(requestId: string | number, signal?: Abor
 /** GET requests/last-approved: the control number of the request the signed-in staff member approved last. */
 export async function getLastApprovedControlNumber(signal?: AbortSignal): Promise<string> {
   return (await getText('/requests/last-approved', signal)).trim();
-}
-
-/**
- * GET requests/for-release: every request awaiting release, oldest first, with its completion per
- * family and group (testers get their discipline's). Results are read per request with getResult.
- */
-export function listForRelease(signal?: AbortSignal): Promise<ForReleaseRow[]> {
-  return getJson<ForReleaseRow[]>('/requests/for-release', signal);
-}
-
-/** Some rows of a list, and how many the whole list has. */
-export interface ListPage<T> {
-  rows: T[];
-  total: number;
-}
-
-/**
- * GET requests/released?offset=: one page (the server's page size) of the released requests, last
- * released first, from `offset` on; the total comes in the X-Total-Count header.
- */
-export async function listReleased(offset: number, signal?: AbortSignal): Promise<ListPage<ReleasedRow>> {
-  const response = await request('GET', withQuery('/requests/released', { offset: offset > 0 ? offset : null }), { signal });
-  const rows = (await response.json()) as ReleasedRow[];
-  return { rows, total: Number(response.headers.get('X-Total-Count') ?? rows.length) };
 }
 
 /** GET requests/messages/{requestId}: oldest first; staff and the owning client. */

@@ -9,10 +9,12 @@ import { getJson, nextPageOf, putJson, request, segment, withQuery, type QueryPa
 
 export type { QueueRow };
 
-export interface QueuePage {
-  rows: QueueRow[];
+export interface QueuePage<T = QueueRow> {
+  rows: T[];
   /** The path of the next page; null on the last one. */
   next: string | null;
+  /** Rows in the whole list, when the list tells it (X-Total-Count); else null. */
+  total: number | null;
 }
 
 /** The path of a work queue's first page (`client` with the client's id: the track list). */
@@ -21,9 +23,11 @@ export function queuePath(name: QueueName | { client: string | number }, params:
   return withQuery(base, params);
 }
 
-export async function getQueuePage(path: string, signal?: AbortSignal): Promise<QueuePage> {
+/** A page of a keyset-paged list (a work queue, the audit trail): its JSON rows and Link rel="next". */
+export async function getQueuePage<T = QueueRow>(path: string, signal?: AbortSignal): Promise<QueuePage<T>> {
   const response = await request('GET', path, { signal });
-  return { rows: (await response.json()) as QueueRow[], next: nextPageOf(response) };
+  const total = response.headers.get('X-Total-Count');
+  return { rows: (await response.json()) as T[], next: nextPageOf(response), total: total === null ? null : Number(total) };
 }
 
 /** GET requests/queue/client/{userId}/counts: requests per status (of those the search `q` finds). */

@@ -47,11 +47,8 @@ export interface AuditQuery extends QueryParams {
   until?: string;
 }
 
-/** A page of the audit trail and how many entries match in all. */
-export async function listAudit(query: AuditQuery, limit: number, offset: number, signal?: AbortSignal): Promise<{ rows: AuditRecord[]; total: number }> {
-  const response = await request('GET', withQuery('/audit', { ...query, limit, offset }), { signal });
-  return { rows: (await response.json()) as AuditRecord[], total: Number(response.headers.get('X-Total-Count') ?? 0) };
-}
+/** The first page of the filtered audit trail (a keyset list: the next pages come in Link rel="next"). */
+export const auditPath = (query: AuditQuery, limit: number) => withQuery('/audit', { ...query, limit });
 
 /** Where the browser downloads the filtered trail as CSV. */
 export const auditCsvUrl = (query: AuditQuery) => withQuery('/audit', { ...query, format: 'csv' });
@@ -64,8 +61,11 @@ export interface TurnaroundPage {
   next: string | null;
 }
 
-/** The turnaround dashboard with its first page of open requests, or the page at `path` (a `next`). */
-export async function getTurnaround(path = '/requests/turnaround', signal?: AbortSignal): Promise<TurnaroundPage> {
+/** The turnaround dashboard's address with its filters (discipline, since, until, late). */
+export const turnaroundPath = (params: QueryParams) => withQuery('/requests/turnaround', params);
+
+/** The turnaround dashboard with its first page of open requests (`path`: turnaroundPath), or the page at a `next`. */
+export async function getTurnaround(path: string, signal?: AbortSignal): Promise<TurnaroundPage> {
   const response = await request('GET', path, { signal });
   return { turnaround: (await response.json()) as Turnaround, total: Number(response.headers.get('X-Total-Count') ?? 0), next: nextPageOf(response) };
 }

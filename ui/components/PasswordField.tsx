@@ -1,17 +1,21 @@
 import { useId, useState, type InputHTMLAttributes } from 'react';
+import { FieldError } from './FieldError.js';
+import { describedBy } from './TextField.js';
 
 export interface PasswordFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'id'> {
   /** Visible label, e.g. 'Password', 'New Password'. */
   label: string;
   value: string;
   onValueChange: (value: string) => void;
+  /** What is wrong with the value, shown beside it. */
+  error?: string;
 }
 
 /**
  * A labelled password input with a Show/Hide toggle button (named 'Show password' /
  * 'Hide password' after the label).
  */
-export function PasswordField({ label, value, onValueChange, ...rest }: PasswordFieldProps) {
+export function PasswordField({ label, value, onValueChange, error, ...rest }: PasswordFieldProps) {
   const id = useId();
   const [shown, setShown] = useState(false);
   return (
@@ -23,6 +27,8 @@ export function PasswordField({ label, value, onValueChange, ...rest }: Password
           id={id}
           type={shown ? 'text' : 'password'}
           value={value}
+          aria-describedby={describedBy(id, undefined, error, rest['aria-describedby'])}
+          aria-invalid={error ? true : rest['aria-invalid']}
           onChange={(e) => onValueChange(e.target.value)}
         />
         <button
@@ -36,6 +42,7 @@ export function PasswordField({ label, value, onValueChange, ...rest }: Password
           <span className="visually-hidden"> {label.toLowerCase()}</span>
         </button>
       </div>
+      <FieldError id={`${id}-error`} text={error} />
     </div>
   );
 }

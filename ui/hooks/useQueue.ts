@@ -2,10 +2,12 @@ import { useCallback, useEffect, useState } from 'react';
 import { getQueuePage, type QueueRow } from '../api/queues.js';
 import type { Loaded } from './useLoad.js';
 
-export interface Queue {
+export interface Queue<T = QueueRow> {
   /** The list's load ('ready' with every row loaded so far). */
-  state: Loaded<QueueRow[]>;
-  rows: QueueRow[];
+  state: Loaded<T[]>;
+  rows: T[];
+  /** Rows in the whole list, when the list tells it; else null. */
+  total: number | null;
   /** Whether a next page exists. */
   hasMore: boolean;
   loadingMore: boolean;
@@ -14,32 +16,33 @@ export interface Queue {
   loadMore: () => void;
   /** Loads the list again from its first page. */
   retry: () => void;
-  /** Replaces one row (after a save). */
-  update: (requestId: number, row: QueueRow) => void;
+  /** Replaces the row of a request (after a save). */
+  update: (requestId: number, row: T) => void;
 }
 
-interface Loads {
+interface Loads<T> {
   /** Which load (path and attempt) this is the outcome of. */
   key: string;
-  state: Loaded<QueueRow[]>;
+  state: Loaded<T[]>;
   next: string | null;
+  total: number | null;
   loadingMore: boolean;
   moreError: unknown;
 }
 
-/** A keyset-paged list from `path` (its first page), growing page by page with loadMore. */
-export function useQueue(path: string): Queue {
+/** A keyset-paged list from `path` (its first page; a work queue's rows unless told), growing page by page with loadMore. */
+export function useQueue<T extends object = QueueRow>(path: string): Queue<T> {
   const [attempt, setAttempt] = useState(0);
   const key = `${attempt}:${path}`;
-  const [loads, setLoads] = useState<Loads | null>(null);
+  const [loads, setLoads] = useState<Loads<T> | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
-    const settle = (state: Loaded<QueueRow[]>, next: string | null = null) => {
-      if (!controller.signal.aborted) setLoads({ key, state, next, loadingMore: false, moreError: null });
+    const settle = (state: Loaded<T[]>, next: string | null = null, total: number | null = null) => {
+      if (!controller.signal.aborted) setLoads({ key, state, next, total, loadingMore: false, moreError: null });
     };
-    getQueuePage(path, controller.signal).then(
-      (page) => settle({ status: 'ready', data: page.rows }, page.next),
+    getQueuePage<T>(path, controller.signal).then(
+      (page) => settle({ status: 'ready', data: page.rows }, page.next, page.total),
       (error: unknown) => settle({ status: 'error', error }),
     );
     return () => controller.abort();
@@ -51,14 +54,15 @@ export function useQueue(path: string): Queue {
 
   const loadMore = useCallback(() => {
     if (!next || loadingMore) return;
-    const patch = (change: Partial<Loads> | ((l: Loads) => Partial<Loads>)) =>
+    const patch = (change: Partial<Loads<T>> | ((l: Loads<T>) => Partial<Loads<T>>)) =>
       setLoads((l) => (l && l.key === key ? { ...l, ...(typeof change === 'function' ? change(l) : change) } : l));
     patch({ loadingMore: true, moreError: null });
-    getQueuePage(next).then(
+    getQueuePage<T>(next).then(
       (page) =>
         patch((l) => ({
           state: l.state.status === 'ready' ? { status: 'ready', data: [...l.state.data, ...page.rows] } : l.state,
           next: page.next,
+          total: page.total,
           loadingMore: false,
         })),
       (error: unknown) => patch({ moreError: error, loadingMore: false }),
@@ -66,17 +70,18 @@ export function useQueue(path: string): Queue {
   }, [key, next, loadingMore]);
 
   const update = useCallback(
-    (requestId: number, row: QueueRow) =>
+    (requestId: number, row: T) =>
       setLoads((l) =>
-        l && l.state.status === 'ready' ? { ...l, state: { status: 'ready', data: l.state.data.map((r) => (r.requestId === requestId ? row : r)) } } : l,
+        l && l.state.status === 'ready' ? { ...l, state: { status: 'ready', data: l.state.data.map((r) => ('requestId' in r && r.requestId === requestId ? row : r)) } } : l,
       ),
     [],
   );
 
-  const state: Loaded<QueueRow[]> = current?.state ?? { status: 'loading' };
+  const state: Loaded<T[]> = current?.state ?? { status: 'loading' };
   return {
     state,
     rows: state.status === 'ready' ? state.data : [],
+    total: current?.total ?? null,
     hasMore: next !== null,
     loadingMore,
     moreError: current?.moreError ?? null,

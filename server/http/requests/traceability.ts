@@ -3,11 +3,14 @@
 // time, issue 22: X-Total-Count and Link rel="next" as the work queues give them).
 import { z } from 'zod';
 import { ReceiptInput } from '../../domain/reception.js';
-import { OPEN_REQUEST_STATUSES, type UrgencyCursor } from '../../domain/turnaround.js';
+import { AuditFilter } from '../../domain/auditTrail.js';
+import { DISCIPLINES } from '../../domain/roles.js';
+import { CHART_MAX_DAYS, chartableRange, chartWindow, OPEN_REQUEST_STATUSES, type UrgencyCursor } from '../../domain/turnaround.js';
 import { sampleLabels } from '../../services/requests/labels.js';
 import { findReceipt, recordReceipt } from '../../services/requests/reception.js';
 import { requestTimeline } from '../../services/requests/timeline.js';
 import { turnaround, turnaroundCsvExport } from '../../services/requests/turnaround.js';
+import { badRequest } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppRouter } from '../context.js';
 import { sendCsv } from '../csvExport.js';
@@ -32,7 +35,12 @@ export const TurnaroundQuery = z.strictObject({
     ctx.addIssue({ code: 'custom', message: 'is not a cursor of this list' });
     return z.NEVER;
   }),
-  // csv: every open request in urgency order, streamed (not the page).
+  // The list's and the chart's filters: a discipline, days of submission (UTC, inclusive), late only.
+  discipline: z.enum(DISCIPLINES, `must be one of ${DISCIPLINES.join(', ')}`).optional(),
+  since: AuditFilter.shape.since,
+  until: AuditFilter.shape.until,
+  late: z.enum(['true', 'false'], 'must be true or false').transform((text) => text === 'true').optional(),
+  // csv: every open request the filter lists in urgency order, streamed (not the page).
   format: z.enum(['json', 'csv'], 'must be json or csv').default('json'),
 });
 
@@ -72,7 +80,7 @@ const TIMELINE: RouteDoc = {
 const TURNAROUND: RouteDoc = {
   method: 'get',
   path: '/requests/turnaround',
-  summary: 'The open requests per discipline, and a keyset page of them by age and due date, late ones first, with X-Total-Count and Link rel="next"; ?format=csv downloads every open request in that order (desk).',
+  summary: 'The open requests per discipline, how turnaround went per discipline and week of submission, and a keyset page of the open requests (filtered by discipline, days of submission, late only) by age and due date, late ones first, with X-Total-Count and Link rel="next"; ?format=csv downloads every open request the filter lists in that order (desk).',
   query: TurnaroundQuery,
   responses: { 200: [json('The figures and a page of requests.', TurnaroundBody, { headers: ['X-Total-Count', 'Link'] }), csv('format=csv: every open request, streamed.')] },
   errors: [403],
@@ -113,7 +121,10 @@ export function traceabilityRoutes(router: AppRouter, deps: AppDeps): void {
     const user = authorize(ctx, 'request:review');
     const { format, ...page } = parseInput(TurnaroundQuery, ctx.query);
     const today = deps.clock.now().toISOString().slice(0, 10);
-    if (format === 'csv') return sendCsv(ctx, `turnaround-${today}.csv`, turnaroundCsvExport(deps.db, user, today));
+    if (page.since && page.until && page.since > page.until) throw badRequest('until: must not be before since');
+    const window = chartWindow(today, page);
+    if (!chartableRange(window.since, window.until)) throw badRequest(`since: the days charted span at most ${CHART_MAX_DAYS} days (${window.since} to ${window.until})`);
+    if (format === 'csv') return sendCsv(ctx, `turnaround-${today}.csv`, turnaroundCsvExport(deps.db, user, today, page));
     const { turnaround: body, total, next } = await turnaround(deps.db, user, today, page);
     ctx.set('X-Total-Count', String(total));
     if (next) linkNextAfter(ctx, encodeKeyset(URGENCY, [next.dueKey, next.submissionDate], next.id));

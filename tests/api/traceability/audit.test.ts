@@ -58,7 +58,35 @@ describe(`audit trail viewer (${databaseKind()})`, () => {
     const page = await audit(staff.http, '?limit=2&offset=1');
     expect(page.body).toEqual(all.body.slice(1, 3));
     expect(page.headers.get('x-total-count')).toBe(String(total));
-    expect(page.headers.get('link')).toBe('</audit?limit=2&offset=3>; rel="next"');
+    // The next page is below the page's last entry (a keyset cursor), not an offset.
+    const link = /^<(\/audit\?limit=2&after=[\w-]+)>; rel="next"$/.exec(page.headers.get('link') ?? '');
+    expect(link).not.toBeNull();
+    const next = await audit(staff.http, link![1].slice('/audit'.length));
+    expect(next.body).toEqual(all.body.slice(3, 5));
+    expect(next.headers.get('x-total-count')).toBe(String(total));
+  });
+
+  it('pages by keyset with the filters kept in the next link, to the last page, which has no link', async () => {
+    const all = (await audit(admin.http, '?action=request')).body;
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    const first = await audit(admin.http, '?action=request&limit=1');
+    expect(first.body).toEqual(all.slice(0, 1));
+    const link = /^<\/audit(\?action=request&limit=1&after=[\w-]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')!;
+    expect(link).not.toBeNull();
+    const last = await audit(admin.http, link[1]);
+    expect(last.body).toEqual(all.slice(1, 2));
+    expect(last.headers.get('x-total-count')).toBe(String(all.length));
+    if (all.length === 2) expect(last.headers.get('link')).toBeNull();
+    // A cursor of another list, a forged one, or one beside an offset is refused by name.
+    for (const [query, message] of [
+      ['?after=abc', 'after: is not a cursor of this list'],
+      [`?after=${Buffer.from(JSON.stringify(['urgency', 'x', 1])).toString('base64url')}`, 'after: is not a cursor of this list'],
+      [`${link[1].replace('?action=request&limit=1', '?offset=1')}`, 'offset: cannot be combined with after'],
+    ]) {
+      const res = await audit(admin.http, query);
+      expect(res.status, query).toBe(400);
+      expect(res.body.message, query).toContain(message);
+    }
   });
 
   it('filters by user, request (id or control number), action (exact or family) and date range', async () => {
@@ -109,8 +137,13 @@ describe(`audit trail viewer (${databaseKind()})`, () => {
       ip: i === 3 ? '=1+1' : '10.0.0.1',
     }));
     for (let i = 0; i < entries.length; i += 100) await app.db('audit_log').insert(entries.slice(i, i + 100));
+    // Walked a page at a time by the next links (keyset: the ties of one instant are neither skipped nor repeated).
     const walked: number[] = [];
-    for (let offset = 0; offset < entries.length; offset += 200) walked.push(...(await audit(staff.http, `?action=test.bulk&limit=200&offset=${offset}`)).body.map((e: { id: number }) => e.id));
+    for (let query: string | null = '?action=test.bulk&limit=200'; query; ) {
+      const page = await audit(staff.http, query);
+      walked.push(...page.body.map((e: { id: number }) => e.id));
+      query = /^<\/audit(\?[^>]+)>; rel="next"$/.exec(page.headers.get('link') ?? '')?.[1] ?? null;
+    }
     const res = await audit(staff.http, '?action=test.bulk&format=csv');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-length')).toBeNull();

@@ -91,6 +91,81 @@ describe(`turnaround dashboard (${databaseKind()})`, () => {
     expect(pages[0].body.disciplines.map((d) => [d.open, d.late])).toEqual([[4, 2], [3, 1], [2, 2]]);
   });
 
+  it('charts each discipline per week of submission (on time, late, open) and filters the chart, the list, its count and the CSV', async () => {
+    // A June of 2025, apart from the other tests' requests: week of 2 June, of 9 June, of 16 June.
+    const [onTime, releasedLate, openLate, rejected, openChem, openMolBio] = (
+      await insertRequests(app.db, [
+        { clientUserId, tests: ['eColi'], status: 'RELEASED', submissionDate: '2025-06-02T08:00:00.000Z' },
+        { clientUserId, tests: ['eColi'], status: 'RELEASED', submissionDate: '2025-06-04T08:00:00.000Z' },
+        { clientUserId, tests: ['eColi'], status: 'FOR_TESTING', submissionDate: '2025-06-10T08:00:00.000Z' },
+        { clientUserId, tests: ['eColi'], status: 'REJECTED', submissionDate: '2025-06-11T08:00:00.000Z' },
+        { clientUserId, tests: ['betaLactams'], status: 'FOR_TESTING', submissionDate: '2025-06-12T08:00:00.000Z' },
+        { clientUserId, tests: ['dog'], status: 'FOR_RELEASE', submissionDate: '2025-06-20T08:00:00.000Z' },
+      ])
+    ).map((r) => r.requestId);
+    await app.db('requests').where('id', onTime).update({ released_at: '2025-06-10T16:00:00.000Z' });
+    await app.db('requests').where('id', releasedLate).update({ released_at: '2025-06-11T08:00:00.000Z' });
+    await setDueDates([[onTime, '2025-06-10'], [releasedLate, '2025-06-10'], [openLate, '2025-06-17'], [rejected, '2025-06-18'], [openChem, '2026-04-01'], [openMolBio, null]]);
+
+    const june = 'since=2025-06-02&until=2025-06-22';
+    const res = await staff.get<Turnaround>(`/requests/turnaround?${june}`);
+    expect(res.status).toBe(200);
+    expect(res.body.window).toEqual({ since: '2025-06-02', until: '2025-06-22' });
+    const week = (w: string, onTimeCount: number, late: number, open: number) => ({ week: w, onTime: onTimeCount, late, open });
+    expect(res.body.weeks).toEqual([
+      { family: 'microbio', label: 'Microbiological', weeks: [week('2025-06-02', 1, 1, 0), week('2025-06-09', 0, 1, 0), week('2025-06-16', 0, 0, 0)] },
+      { family: 'chem', label: 'Chemical', weeks: [week('2025-06-02', 0, 0, 0), week('2025-06-09', 0, 0, 1), week('2025-06-16', 0, 0, 0)] },
+      { family: 'molBio', label: 'Molecular Biology', weeks: [week('2025-06-02', 0, 0, 0), week('2025-06-09', 0, 0, 0), week('2025-06-16', 0, 0, 1)] },
+    ]);
+    // The list holds the open requests submitted in those days, late first; the count is of them.
+    expect(res.body.requests.map((r) => r.requestId)).toEqual([openLate, openChem, openMolBio]);
+    expect(res.headers.get('X-Total-Count')).toBe('3');
+    // The load per discipline stays the whole laboratory's.
+    expect(res.body.disciplines).toEqual((await staff.get<Turnaround>('/requests/turnaround')).body.disciplines);
+
+    const listed = async (query: string) => {
+      const page = await staff.get<Turnaround>(`/requests/turnaround?${june}&${query}`);
+      expect(page.status, query).toBe(200);
+      return { ids: page.body.requests.map((r) => r.requestId), total: page.headers.get('X-Total-Count'), families: page.body.weeks.map((w) => w.family) };
+    };
+    expect(await listed('discipline=microbio')).toEqual({ ids: [openLate], total: '1', families: ['microbio'] });
+    expect(await listed('late=true')).toEqual({ ids: [openLate], total: '1', families: ['microbio', 'chem', 'molBio'] });
+    expect(await listed('late=false')).toEqual({ ids: [openLate, openChem, openMolBio], total: '3', families: ['microbio', 'chem', 'molBio'] });
+    expect(await listed('discipline=chem&late=true')).toEqual({ ids: [], total: '0', families: ['chem'] });
+    // Paged, the next link keeps the filter.
+    const first = await staff.get<Turnaround>(`/requests/turnaround?${june}&limit=2`);
+    expect(first.body.requests.map((r) => r.requestId)).toEqual([openLate, openChem]);
+    const second = await staff.get<Turnaround>(nextLink(first)!);
+    expect(second.body.requests.map((r) => r.requestId)).toEqual([openMolBio]);
+    expect(nextLink(second)).toBeUndefined();
+
+    const csv = await staff.get(`/requests/turnaround?${june}&discipline=molbio&format=csv`);
+    expect(csv.status).toBe(200);
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^\d{4}-\d{4},FOR_RELEASE,[^,]+,Molecular Biology,2025-06-20T08:00:00.000Z,,273,0$/);
+
+    // Without days, the chart is the last 12 weeks up to today (Friday 20 March 2026: from Monday 29 December).
+    const recent = await staff.get<Turnaround>('/requests/turnaround?discipline=chem');
+    expect(recent.body.window).toEqual({ since: '2025-12-29', until: '2026-03-20' });
+    expect(recent.body.weeks[0].weeks.map((w) => w.week)).toHaveLength(12);
+  });
+
+  it('refuses a bad filter with the reason', async () => {
+    for (const [query, reason] of [
+      ['since=2025-06-10&until=2025-06-02', /^until: must not be before since$/],
+      ['since=2024-01-01&until=2025-06-02', /^since: the days charted span at most 366 days/],
+      ['since=2024-01-01', /^since: the days charted span at most 366 days/],
+      ['discipline=bio', /^discipline: must be one of chem, microbio, molbio$/],
+      ['late=yes', /^late: must be true or false$/],
+      ['since=2025-02-30', /^since: is not a real date$/],
+    ] as const) {
+      const res = await staff.get(`/requests/turnaround?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.message, query).toMatch(reason);
+    }
+  });
+
   it('refuses a bad page size or cursor with the reason', async () => {
     const turnaroundCursor = cursor(['urgency', '2026-03-11', '2026-03-02T08:00:00.000Z', 5]);
     expect((await staff.get(`/requests/turnaround?limit=1&after=${turnaroundCursor}`)).status).toBe(200);
@@ -136,8 +211,9 @@ describe(`turnaround dashboard (${databaseKind()})`, () => {
     const lines = res.text.trimEnd().split('\r\n');
     expect(lines[0]).toBe('Control number,Status,Company,Disciplines,Submitted,Due date,Age (days),Days late');
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(walked);
-    expect(lines).toHaveLength(1 + 8 + QUEUE_EXPORT_CHUNK);
-    expect(lines[1]).toMatch(/^\d{4}-\d{4},FOR_TESTING,[^,]+,Microbiological,2026-02-20T08:00:00.000Z,2026-03-01,28,19$/);
+    expect(lines).toHaveLength(1 + 11 + QUEUE_EXPORT_CHUNK);
+    // After the chart test's request late since June 2025.
+    expect(lines[2]).toMatch(/^\d{4}-\d{4},FOR_TESTING,[^,]+,Microbiological,2026-02-20T08:00:00.000Z,2026-03-01,28,19$/);
     expect(res.text).toContain(`,FOR_TESTING,"'=HYPERLINK(""x"")",Microbiological,`);
   });
 });

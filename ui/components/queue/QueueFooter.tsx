@@ -5,7 +5,7 @@ import type { Queue } from '../../hooks/useQueue.js';
  * Beneath a work queue: 'Loading...', the empty message, a failed load said as such with Retry
  * (never an empty table that reads as "no work"), and "Show more" while pages remain.
  */
-export function QueueFooter({ queue, empty, what }: { queue: Queue; empty: string; what: string }) {
+export function QueueFooter({ queue, empty, what }: { queue: Omit<Queue<unknown>, 'update'>; empty: string; what: string }) {
   const { state } = queue;
   if (state.status === 'loading') {
     return (

@@ -13,6 +13,7 @@ import {
   normalizeLto,
   registrationComplete,
   registrationPayload,
+  registrationProblems,
   type RegistrationForm,
 } from '../../../server/domain/accountRules.js';
 import { registerClient } from '../../api/accounts.js';
@@ -45,6 +46,9 @@ export function RegisterPage() {
   const navigate = useNavigate();
   const [form, setForm] = useState(EMPTY_FORM);
   const set = (field: keyof RegistrationForm) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+  // After the first Register, every missing field says so beside it, all at once (and each goes as it is fixed).
+  const [attempted, setAttempted] = useState(false);
+  const problems = attempted ? registrationProblems(form) : {};
 
   return (
     <Page title="Register" note="Create a client account to submit testing requests." width="medium">
@@ -52,9 +56,12 @@ export function RegisterPage() {
         label="Register"
         busyLabel="Registering..."
         links={[LINKS.logIn, LINKS.forget]}
-        // The spec's own alert names what is missing, not the browser's bubbles.
+        // The spec's own message in the form and each field's beside it, not the browser's bubbles.
         noValidate
-        check={() => (registrationComplete(form) ? null : REGISTRATION_INCOMPLETE)}
+        check={() => {
+          setAttempted(true);
+          return registrationComplete(form) ? null : REGISTRATION_INCOMPLETE;
+        }}
         send={() => registerClient(registrationPayload(form))}
         done={(registered) => navigate('/tfaverify', { state: { email: registered.email } satisfies TfaVerifyState })}
         failed={(error) => serverMessage(error) ?? 'Registration failed.'}
@@ -71,7 +78,7 @@ export function RegisterPage() {
             value={form.username}
             onValueChange={set('username')}
           />
-          <TextField label="First Name" name="firstName" autoComplete="given-name" aria-required value={form.firstName} onValueChange={set('firstName')} />
+          <TextField label="First Name" name="firstName" error={problems.firstName} autoComplete="given-name" aria-required value={form.firstName} onValueChange={set('firstName')} />
           <TextField
             label="Middle Initial"
             name="middleName"
@@ -81,7 +88,7 @@ export function RegisterPage() {
             value={form.middleName}
             onValueChange={(v) => set('middleName')(v.slice(0, MIDDLE_INITIAL_MAX))}
           />
-          <TextField label="Last Name" name="lastName" autoComplete="family-name" aria-required value={form.lastName} onValueChange={set('lastName')} />
+          <TextField label="Last Name" name="lastName" error={problems.lastName} autoComplete="family-name" aria-required value={form.lastName} onValueChange={set('lastName')} />
           <TextField
             label="Contact Number"
             name="contactNumber"
@@ -92,16 +99,17 @@ export function RegisterPage() {
             placeholder={CONTACT_PLACEHOLDER}
             maxLength={CONTACT_NUMBER_LENGTH}
             hint="Mobile or landline; shown as (+63) XXX XXX XXXX."
+            error={problems.contactNumber}
             value={form.contactNumber}
             onValueChange={(v) => set('contactNumber')(formatContactNumber(v))}
           />
-          <EmailField aria-required value={form.email} onValueChange={set('email')} />
-          <PasswordField label="Password" name="password" autoComplete="new-password" aria-required value={form.password} onValueChange={set('password')} />
+          <EmailField error={problems.email} aria-required value={form.email} onValueChange={set('email')} />
+          <PasswordField label="Password" name="password" error={problems.password} autoComplete="new-password" aria-required value={form.password} onValueChange={set('password')} />
         </fieldset>
 
         <fieldset className="form">
           <legend>Company</legend>
-          <TextField label="Company Name" name="companyName" autoComplete="organization" aria-required value={form.companyName} onValueChange={set('companyName')} />
+          <TextField label="Company Name" name="companyName" error={problems.companyName} autoComplete="organization" aria-required value={form.companyName} onValueChange={set('companyName')} />
           <TextField
             label="LTO Number"
             name="ltoNo"
@@ -109,6 +117,7 @@ export function RegisterPage() {
             spellCheck={false}
             maxLength={LTO_MAX}
             aria-required
+            error={problems.ltoNo}
             value={form.ltoNo}
             onValueChange={(v) => set('ltoNo')(normalizeLto(v))}
           />
@@ -118,6 +127,7 @@ export function RegisterPage() {
             aria-required
             options={CLIENT_CLASSIFICATIONS}
             placeholder="Select a classification"
+            error={problems.classification}
             value={form.classification}
             onValueChange={set('classification')}
           />
@@ -126,6 +136,7 @@ export function RegisterPage() {
               label="Specify Classification"
               name="otherClassification"
               aria-required
+              error={problems.otherClassification}
               value={form.otherClassification}
               onValueChange={set('otherClassification')}
             />

@@ -13,6 +13,7 @@ import {
 import { isApiError } from '../../api/http.js';
 import { getClientProfile, submitRequest } from '../../api/requests.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
+import { FieldError } from '../../components/FieldError.js';
 import { Page } from '../../components/Page.js';
 import { RadioChoices } from '../../components/RadioChoices.js';
 import { CompanyAddressForm } from '../../components/requests/CompanyAddressForm.js';
@@ -55,16 +56,6 @@ function contactFields(profile: ClientProfile | undefined): ContactFields {
     clientClassification: profile?.classification ?? '',
     ltoNumber: profile?.ltoNumber ?? '',
   };
-}
-
-/** What a form field says when it is wrong (linked to its field or fieldset with aria-describedby). */
-function FieldError({ id, text }: { id: string; text: string | undefined }) {
-  return text ? (
-    <p className="field-error" id={id}>
-      <span aria-hidden="true">⚠ </span>
-      {text}
-    </p>
-  ) : null;
 }
 
 /** /submit-a-request/{userId}: the client panel and the four sections of SPEC section 2, with a live fee estimate. */

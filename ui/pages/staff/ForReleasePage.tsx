@@ -1,22 +1,17 @@
-import { useCallback, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { FAMILIES, FAMILY_LABELS } from '../../../server/domain/catalog.js';
 import { familiesOf } from '../../../server/domain/requestShape.js';
-import { testResultsBySample } from '../../../server/domain/resultShape.js';
 import { rejectRequest, releaseRequest } from '../../api/desk.js';
 import type { QueueRow } from '../../api/queues.js';
-import { getRequestDetail } from '../../api/requests.js';
-import { getCombinedResult } from '../../api/results.js';
 import { RELEASE_MEANING } from '../../../server/domain/certificate.js';
 import { RejectDialog } from '../../components/desk/RejectDialog.js';
-import { LoadStatus } from '../../components/LoadStatus.js';
 import { SignatureDialog } from '../../components/SignatureDialog.js';
 import { Page } from '../../components/Page.js';
 import { PositiveFinding } from '../../components/queue/PositiveFinding.js';
 import { QueueFooter } from '../../components/queue/QueueFooter.js';
 import { useDeskQueue } from '../../components/queue/useDeskQueue.js';
 import { formatDay, formatTimestampDay, purposeText } from '../../components/requests/format.js';
-import { SampleResults } from '../../components/requests/SampleResults.js';
-import { useLoad } from '../../hooks/useLoad.js';
+import { RequestSampleResults } from '../../components/requests/RequestSampleResults.js';
 import { useNotify } from '../../components/Notice.js';
 import '../../styles/client.css';
 import '../../styles/staff.css';
@@ -112,7 +107,7 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
                   </div>
                 </div>
                 <div id={panel} className="release-results" hidden={!expanded}>
-                  {expanded && <ReleaseResults requestId={r.requestId} />}
+                  {expanded && <RequestSampleResults requestId={r.requestId} released={false} />}
                 </div>
               </li>
             );
@@ -140,26 +135,4 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
       )}
     </>
   );
-}
-
-/** The results of one request, per sample, read when its row is expanded. */
-function ReleaseResults({ requestId }: { requestId: number }) {
-  const state = useLoad(
-    useCallback(
-      async (signal: AbortSignal) => {
-        const [request, result] = await Promise.all([getRequestDetail(requestId, signal), getCombinedResult(requestId, signal)]);
-        return { samples: request.samples, bySample: testResultsBySample(result, request.tests) };
-      },
-      [requestId],
-    ),
-  );
-  if (state.status !== 'ready') return <LoadStatus state={state} />;
-  return state.data.samples.map((sample) => (
-    <SampleResults
-      key={sample.sampleId}
-      position={sample.position}
-      description={sample.sampleTypeDescription}
-      results={state.data.bySample.get(sample.sampleId) ?? []}
-    />
-  ));
 }

@@ -11,6 +11,7 @@ import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
 import { useNotify } from '../../components/Notice.js';
 import { QueueFooter } from '../../components/queue/QueueFooter.js';
+import { RequestSampleResults } from '../../components/requests/RequestSampleResults.js';
 import { useDeskQueue } from '../../components/queue/useDeskQueue.js';
 import { SignatureDialog } from '../../components/SignatureDialog.js';
 import { useLoad } from '../../hooks/useLoad.js';
@@ -21,8 +22,8 @@ import { ScrollingTable } from '../../components/ScrollingTable.js';
 /**
  * /released/{userId}: every released request, latest release first, a keyset page at a time, searched
  * by control number, company or lot, filtered by discipline and release days, downloadable as CSV
- * (the whole filtered list); the view lives in the address. A request opens its certificates,
- * amendments (ISO/IEC 17025 7.8.8) and withdrawals.
+ * (the whole filtered list); the view lives in the address. A request opens its results (each
+ * amended one marked), certificates, amendments (ISO/IEC 17025 7.8.8) and withdrawals.
  */
 export function ReleasedRequestsPage() {
   const id = useId();
@@ -73,6 +74,7 @@ function ReleasedRequest({ request }: { request: ReleasedRef }) {
   const [withdrawing, setWithdrawing] = useState<string | null>(null);
   return (
     <>
+      <RequestSampleResults key={`results-${version}`} requestId={request.requestId} released />
       <ReportList key={`reports-${version}`} requestId={request.requestId} onWithdraw={setWithdrawing} />
       {withdrawing && (
         <WithdrawDialog

@@ -1,59 +1,72 @@
-import { useCallback, useState, type ReactNode } from 'react';
-import type { RequestListRow, ReleasedRow } from '../../../server/domain/requestShape.js';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import type { QueueSort } from '../../../server/domain/queue.js';
 import type { Discipline } from '../../../server/domain/roles.js';
-import { listForRelease, listReleased, type ListPage } from '../../api/desk.js';
+import { queuePath } from '../../api/queues.js';
 import { Page } from '../../components/Page.js';
 import { CsvExportLink } from '../../components/queue/CsvExportLink.js';
+import { QueueControls } from '../../components/queue/QueueControls.js';
+import { QueueFooter } from '../../components/queue/QueueFooter.js';
 import { ResultDetails } from '../../components/testing/ResultDetails.js';
 import { DISCIPLINE_INFO } from '../../disciplines.js';
-import { failureText, logFailure, useLoad } from '../../hooks/useLoad.js';
+import { useListParams } from '../../hooks/useListParams.js';
+import { useQueue, type Queue } from '../../hooks/useQueue.js';
 import '../../styles/testing.css';
 
+/** Both columns read in the orders both lists offer (the released list by its release). */
+const SORTS: readonly QueueSort[] = ['newest', 'oldest'];
+const VIEW_DEFAULTS = { q: '', sort: 'newest', since: '', until: '' };
+const SEARCH_WHAT = 'control number, company or lot';
+
 /**
- * /test-results-{discipline}/{userId}: the requests with this discipline's tests awaiting release
- * (all of them) and released (newest first, a page at a time with 'Show more'); a control number
- * expands its result details, one at a time.
+ * /test-results-{discipline}/{userId}: the discipline's requests awaiting release and released, each a
+ * keyset page at a time ('Show more'), searched by control number, company or lot, within a range of
+ * days (of the submission awaiting release, of the release once released), newest or oldest first;
+ * the view lives in the address, and each column downloads its whole filtered list as CSV. A control
+ * number expands its result details, one at a time.
  */
 export function TestResultsPage({ discipline }: { discipline: Discipline }) {
   const info = DISCIPLINE_INFO[discipline];
-  const state = useLoad(
-    useCallback(async (signal: AbortSignal) => {
-      // The failure texts SPEC section 7 gives these two calls (logged; the screen shows its error line).
-      const [forRelease, released] = await Promise.all([
-        logFailure('Failed to fetch for release requests', signal, listForRelease(signal)),
-        logFailure('Failed to fetch released requests', signal, listReleased(0, signal)),
-      ]);
-      return { forRelease, released };
-    }, []),
-  );
+  const [view, change] = useListParams(VIEW_DEFAULTS);
+  const sort = SORTS.includes(view.sort as QueueSort) ? (view.sort as QueueSort) : 'newest';
+  // The server keeps a tester to its discipline.
+  const params = { q: view.q || null, sort, since: view.since || null, until: view.until || null };
+  const forRelease = useQueue(queuePath('for-release', params));
+  const released = useQueue(queuePath('released', params));
+  const onSearch = useCallback((q: string) => change({ q }), [change]);
   const [open, setOpen] = useState<string | null>(null);
   const column = { discipline, open, onToggle: (key: string) => setOpen((current) => (current === key ? null : key)) };
 
   return (
     <Page title="Test Results" documentTitle={`Test Results (${info.name})`} width="wide">
-      {state.status === 'loading' && (
-        <p className="empty" role="status">
-          Loading...
-        </p>
-      )}
-      {/* Each whole list of this discipline as a spreadsheet (the server keeps a tester to its discipline). */}
-      <p className="actions">
-        <CsvExportLink path="/requests/queue/for-release" params={{}} what={`${info.name} requests for release`} />
-        <CsvExportLink path="/requests/queue/released" params={{}} what={`released ${info.name} requests`} />
-      </p>
+      <QueueControls
+        searchWhat={SEARCH_WHAT}
+        query={view.q}
+        onSearch={onSearch}
+        sort={sort}
+        sorts={SORTS}
+        onSort={(s) => change({ sort: s })}
+        days={{ of: 'Submitted or released', since: view.since, until: view.until, onChange: change }}
+      />
+      <p className="muted">For Release is filtered by the day of submission, Released by the day of release.</p>
       <div className="results-columns">
-        {state.status === 'ready' ? (
-          <>
-            <ResultsColumn {...column} list="for-release" title="For Release" empty="No requests for release at the moment." requests={state.data.forRelease} />
-            <ReleasedColumn {...column} firstPage={state.data.released} />
-          </>
-        ) : (
-          // SPEC section 8: a failed list is only logged; the screen stays empty.
-          <>
-            <ResultsColumn {...column} list="for-release" title="For Release" requests={[]} />
-            <ResultsColumn {...column} list="released" title="Released" requests={[]} />
-          </>
-        )}
+        <ResultsColumn
+          {...column}
+          list="for-release"
+          title="For Release"
+          empty="No requests for release at the moment."
+          failure="Failed to fetch for release requests"
+          queue={forRelease}
+          csv={<CsvExportLink path="/requests/queue/for-release" params={params} what={`${info.name} requests for release`} />}
+        />
+        <ResultsColumn
+          {...column}
+          list="released"
+          title="Released"
+          empty="No released requests at the moment."
+          failure="Failed to fetch released requests"
+          queue={released}
+          csv={<CsvExportLink path="/requests/queue/released" params={params} what={`released ${info.name} requests`} />}
+        />
       </div>
     </Page>
   );
@@ -64,26 +77,36 @@ interface ColumnProps {
   /** `{list}-{requestId}` of the expanded request, if any. */
   open: string | null;
   onToggle: (key: string) => void;
+  list: 'for-release' | 'released';
+  title: string;
+  /** Shown when the list (as searched) has no request. */
+  empty: string;
+  /** What the console is told when the list fails (SPEC section 7's text); the column offers Retry. */
+  failure: string;
+  queue: Queue;
+  csv: ReactNode;
 }
 
-/** One column of control numbers. `empty` shows when the loaded list has none; `focusId` takes the focus when its row appears. */
-function ResultsColumn({
-  discipline,
-  open,
-  onToggle,
-  list,
-  title,
-  empty,
-  requests,
-  focusId,
-  children,
-}: ColumnProps & { list: 'for-release' | 'released'; title: string; empty?: string; requests: RequestListRow[]; focusId?: number; children?: ReactNode }) {
+/** One column of control numbers, paged; keyboard users go on from the first row 'Show more' added. */
+function ResultsColumn({ discipline, open, onToggle, list, title, empty, failure, queue, csv }: ColumnProps) {
+  const [focusIndex, setFocusIndex] = useState<number>();
+  const failed = queue.state.status === 'error' ? queue.state.error : null;
+  useEffect(() => {
+    if (failed) console.error(failure, failed);
+  }, [failed, failure]);
+  const paged: Queue = {
+    ...queue,
+    loadMore: () => {
+      setFocusIndex(queue.rows.length);
+      queue.loadMore();
+    },
+  };
   return (
     <section className="results-column" aria-labelledby={`${list}-title`}>
       <h2 id={`${list}-title`}>{title}</h2>
-      {empty && requests.length === 0 && <p className="empty">{empty}</p>}
+      <p className="actions">{csv}</p>
       <ul className="results-list">
-        {requests.map((r) => {
+        {queue.rows.map((r, index) => {
           const key = `${list}-${r.requestId}`;
           const expanded = open === key;
           return (
@@ -93,67 +116,23 @@ function ResultsColumn({
                 className="button button-secondary results-toggle"
                 aria-expanded={expanded}
                 aria-controls={expanded ? `${key}-details` : undefined}
-                // Keyboard users continue from the first row 'Show more' added.
-                autoFocus={r.requestId === focusId}
+                autoFocus={index === focusIndex}
                 onClick={() => onToggle(key)}
               >
                 {r.controlNumber ?? `Request ${r.requestId}`}
                 <span aria-hidden="true">{expanded ? '▴' : '▾'}</span>
               </button>
+              <p className="muted results-meta break-anywhere">
+                {r.companyName}
+                {r.lotBatchNo && ` · Lot ${r.lotBatchNo}`}
+                {r.releasedAt && ` · Released ${r.releasedAt.slice(0, 10)}`}
+              </p>
               {expanded && <ResultDetails requestId={r.requestId} discipline={discipline} id={`${key}-details`} />}
             </li>
           );
         })}
       </ul>
-      {children}
+      <QueueFooter queue={paged} empty={empty} what={title === 'Released' ? 'released requests' : 'requests for release'} />
     </section>
-  );
-}
-
-/** The released requests: the first page, and the next ones on 'Show more'. */
-function ReleasedColumn({ firstPage, ...column }: ColumnProps & { firstPage: ListPage<ReleasedRow> }) {
-  const [shown, setShown] = useState(firstPage);
-  const [focusId, setFocusId] = useState<number>();
-  const [loading, setLoading] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  async function showMore() {
-    if (loading) return;
-    setLoading(true);
-    setFailure(null);
-    try {
-      const next = await listReleased(shown.rows.length);
-      // Requests released meanwhile push the list down: rows already shown come again and are skipped.
-      const known = new Set(shown.rows.map((r) => r.requestId));
-      const added = next.rows.filter((r) => !known.has(r.requestId));
-      setShown({ rows: [...shown.rows, ...added], total: next.total });
-      setFocusId(added[0]?.requestId);
-    } catch (error) {
-      console.error('Could not load more released requests', error);
-      setFailure(failureText(error));
-    } finally {
-      setLoading(false);
-    }
-  }
-
-  const more = shown.rows.length < shown.total;
-  return (
-    <ResultsColumn {...column} list="released" title="Released" empty="No released requests at the moment." requests={shown.rows} focusId={focusId}>
-      {shown.rows.length > 0 && (
-        <p className="muted results-count">
-          Showing {shown.rows.length.toLocaleString('en-US')} of {shown.total.toLocaleString('en-US')}
-        </p>
-      )}
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
-      {more && (
-        <button type="button" className="button button-secondary" aria-disabled={loading} onClick={() => void showMore()}>
-          {loading ? 'Loading...' : 'Show more'}
-        </button>
-      )}
-    </ResultsColumn>
   );
 }

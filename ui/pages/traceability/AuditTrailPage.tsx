@@ -1,10 +1,10 @@
-import { useCallback, useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { auditCsvUrl, listAudit, type AuditQuery } from '../../api/traceability.js';
-import { LoadStatus } from '../../components/LoadStatus.js';
+import { auditCsvUrl, auditPath, type AuditQuery, type AuditRecord } from '../../api/traceability.js';
 import { Page } from '../../components/Page.js';
+import { QueueFooter } from '../../components/queue/QueueFooter.js';
 import { useListParams } from '../../hooks/useListParams.js';
-import { useLoad } from '../../hooks/useLoad.js';
+import { useQueue } from '../../hooks/useQueue.js';
 import '../../styles/traceability.css';
 import { ScrollingTable } from '../../components/ScrollingTable.js';
 
@@ -22,7 +22,10 @@ const NO_FILTERS = { user: '', request: '', action: '', since: '', until: '' };
 /** Only the filters that are filled in. */
 const filled = (q: Record<string, string>): AuditQuery => Object.fromEntries(Object.entries(q).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()]));
 
-/** /audit-trail/{userId}: the audit log for staff and admins, filtered, paged, exportable as CSV. Read-only. */
+/**
+ * /audit-trail/{userId}: the audit log for staff and admins, filtered, a keyset page at a time ('Show
+ * more'), exportable as CSV. Read-only. The filters live in the address.
+ */
 export function AuditTrailPage() {
   const { userId = '' } = useParams();
   const id = useId();
@@ -31,19 +34,16 @@ export function AuditTrailPage() {
   const query = useMemo(() => filled(view), [view]);
   const [draft, setDraft] = useState<Record<string, string>>(view);
   const [shownView, setShownView] = useState(view);
-  const [offset, setOffset] = useState(0);
   if (shownView !== view) {
-    // Back, forward or a link changed the filters: the form shows them, from the first page.
+    // Back, forward or a link changed the filters: the form shows them.
     setShownView(view);
     setDraft(view);
-    setOffset(0);
   }
-  const state = useLoad(useCallback((signal: AbortSignal) => listAudit(query, PAGE_SIZE, offset, signal), [query, offset]));
+  const trail = useQueue<AuditRecord>(auditPath(query, PAGE_SIZE));
 
   function apply(event: FormEvent) {
     event.preventDefault();
     changeView(Object.fromEntries(Object.entries(draft).map(([k, v]) => [k, v.trim()])));
-    setOffset(0);
   }
 
   return (
@@ -64,48 +64,40 @@ export function AuditTrailPage() {
           </a>
         </div>
       </form>
-      <LoadStatus state={state} />
-      {state.status === 'ready' && (
-        <>
-          <p role="status">{state.data.total === 0 ? 'No entries match.' : `${state.data.total} entries`}</p>
-          {state.data.rows.length > 0 && (
-            <ScrollingTable label="Audit entries">
-              <table>
-                <thead>
-                  <tr>
-                    <th>When</th>
-                    <th>Who</th>
-                    <th>Action</th>
-                    <th>Request</th>
-                    <th>Details</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {state.data.rows.map((r) => (
-                    <tr key={r.id}>
-                      <td>
-                        <time dateTime={r.at}>{r.at.replace('T', ' ').slice(0, 19)}</time>
-                      </td>
-                      <td>{r.actorName ? `${r.actorName} (${r.actorRole})` : 'system'}</td>
-                      <td>{r.action}</td>
-                      <td>{r.requestId !== null && <Link to={`/request-timeline/${userId}/${r.requestId}`}>{r.controlNumber ?? `#${r.requestId}`}</Link>}</td>
-                      <td className="break-anywhere">{r.details === null ? '' : JSON.stringify(r.details)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </ScrollingTable>
-          )}
-          <div className="pager">
-            <button type="button" className="button button-secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-              Newer
-            </button>
-            <button type="button" className="button button-secondary" disabled={offset + PAGE_SIZE >= state.data.total} onClick={() => setOffset(offset + PAGE_SIZE)}>
-              Older
-            </button>
-          </div>
-        </>
+      {trail.state.status === 'ready' && trail.total !== null && trail.rows.length > 0 && (
+        <p role="status">
+          Showing {trail.rows.length.toLocaleString('en-US')} of {trail.total.toLocaleString('en-US')} entries
+        </p>
       )}
+      {trail.rows.length > 0 && (
+        <ScrollingTable label="Audit entries">
+          <table>
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Who</th>
+                <th>Action</th>
+                <th>Request</th>
+                <th>Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {trail.rows.map((r) => (
+                <tr key={r.id}>
+                  <td>
+                    <time dateTime={r.at}>{r.at.replace('T', ' ').slice(0, 19)}</time>
+                  </td>
+                  <td>{r.actorName ? `${r.actorName} (${r.actorRole})` : 'system'}</td>
+                  <td>{r.action}</td>
+                  <td>{r.requestId !== null && <Link to={`/request-timeline/${userId}/${r.requestId}`}>{r.controlNumber ?? `#${r.requestId}`}</Link>}</td>
+                  <td className="break-anywhere">{r.details === null ? '' : JSON.stringify(r.details)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollingTable>
+      )}
+      <QueueFooter queue={trail} empty="No entries match." what="audit entries" />
     </Page>
   );
 }

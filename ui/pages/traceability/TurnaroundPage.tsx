@@ -1,26 +1,79 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { FAMILY_LABELS } from '../../../server/domain/catalog.js';
 import { STATUS_DISPLAY } from '../../../server/domain/requestStatus.js';
-import { getTurnaround, type TurnaroundPage as FirstPage } from '../../api/traceability.js';
+import { DISCIPLINES } from '../../../server/domain/roles.js';
+import { getTurnaround, turnaroundPath, type TurnaroundPage as FirstPage } from '../../api/traceability.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
 import { CsvExportLink } from '../../components/queue/CsvExportLink.js';
+import { WeeklyTurnaroundChart } from '../../components/traceability/WeeklyTurnaroundChart.js';
+import { DISCIPLINE_INFO } from '../../disciplines.js';
+import { useListParams } from '../../hooks/useListParams.js';
 import { failureText, useLoad } from '../../hooks/useLoad.js';
+import '../../styles/reports.css';
 import '../../styles/traceability.css';
 import { ScrollingTable } from '../../components/ScrollingTable.js';
 
-/** /turnaround/{userId}: open requests per discipline, and each by age and due date, late ones first. */
+/** The view in the address: a discipline, days of submission, and which open requests are listed. */
+const VIEW_DEFAULTS = { discipline: '', since: '', until: '', show: 'late' };
+
+/**
+ * /turnaround/{userId}: open requests per discipline; per discipline and week of submission, how
+ * turnaround went (a chart, and its figures as a table); and the late requests (or every open one),
+ * most days late first, each linked to its details. The filters (discipline, days of submission, late
+ * or all open) live in the address and apply to the chart, the list and its CSV.
+ */
 export function TurnaroundPage() {
   const { userId = '' } = useParams();
-  const state = useLoad(useCallback((signal: AbortSignal) => getTurnaround(undefined, signal), []));
+  const id = useId();
+  const [view, change] = useListParams(VIEW_DEFAULTS);
+  const late = view.show !== 'open';
+  const params = { discipline: view.discipline || null, since: view.since || null, until: view.until || null, late: late ? 'true' : null };
+  const path = turnaroundPath(params);
+  const state = useLoad(useCallback((signal: AbortSignal) => getTurnaround(path, signal), [path]));
+  const listName = late ? 'Late requests' : 'Open requests';
   return (
-    <Page title="Turnaround" note="Open requests by age and due date, late ones first." width="wide">
+    <Page title="Turnaround" note="Open requests by age and due date, late ones first, and how turnaround went week by week." width="wide">
+      <form className="form filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <div className="field">
+          <label htmlFor={`${id}-discipline`}>Discipline</label>
+          <select id={`${id}-discipline`} value={view.discipline} onChange={(e) => change({ discipline: e.target.value })}>
+            <option value="">All disciplines</option>
+            {DISCIPLINES.map((d) => (
+              <option key={d} value={d}>
+                {DISCIPLINE_INFO[d].name}
+              </option>
+            ))}
+          </select>
+        </div>
+        {(['since', 'until'] as const).map((end) => (
+          <div className="field" key={end}>
+            <label htmlFor={`${id}-${end}`}>{end === 'since' ? 'Submitted from' : 'Submitted to'}</label>
+            <input
+              id={`${id}-${end}`}
+              type="date"
+              value={view[end]}
+              min={end === 'until' ? view.since || undefined : undefined}
+              max={end === 'since' ? view.until || undefined : undefined}
+              onChange={(e) => change({ [end]: e.target.value })}
+            />
+          </div>
+        ))}
+        <div className="field">
+          <label htmlFor={`${id}-show`}>List</label>
+          <select id={`${id}-show`} value={late ? 'late' : 'open'} onChange={(e) => change({ show: e.target.value })}>
+            <option value="late">Late requests</option>
+            <option value="open">All open requests</option>
+          </select>
+        </div>
+      </form>
       <LoadStatus state={state} />
       {state.status === 'ready' && (
         <>
           <ScrollingTable label="Per discipline">
             <table aria-label="Per discipline">
+              <caption className="visually-hidden">Open requests now, per discipline</caption>
               <thead>
                 <tr>
                   <th>Discipline</th>
@@ -41,14 +94,22 @@ export function TurnaroundPage() {
               </tbody>
             </table>
           </ScrollingTable>
-          <h2>Open requests</h2>
+          <h2>
+            Per week of submission, {state.data.turnaround.window.since} to {state.data.turnaround.window.until}
+          </h2>
+          <div className="turnaround-charts">
+            {state.data.turnaround.weeks.map((d) => (
+              <WeeklyTurnaroundChart key={d.family} discipline={d} />
+            ))}
+          </div>
+          <h2>{listName}</h2>
           <p>
-            <CsvExportLink path="/requests/turnaround" params={{}} what="open requests" />
+            <CsvExportLink path="/requests/turnaround" params={params} what={listName.toLowerCase()} />
           </p>
           {state.data.turnaround.requests.length === 0 ? (
-            <p className="empty">There are no open requests.</p>
+            <p className="empty">{late ? 'No request is late.' : 'There are no open requests.'}</p>
           ) : (
-            <OpenRequests firstPage={state.data} userId={userId} />
+            <OpenRequests key={path} firstPage={state.data} userId={userId} name={listName} />
           )}
         </>
       )}
@@ -57,7 +118,7 @@ export function TurnaroundPage() {
 }
 
 /** The open requests: the first page, and the next ones on 'Show more'. */
-function OpenRequests({ firstPage, userId }: { firstPage: FirstPage; userId: string }) {
+function OpenRequests({ firstPage, userId, name }: { firstPage: FirstPage; userId: string; name: string }) {
   const [shown, setShown] = useState({ rows: firstPage.turnaround.requests, total: firstPage.total, next: firstPage.next });
   const [focusId, setFocusId] = useState<number>();
   const [loading, setLoading] = useState(false);
@@ -86,8 +147,8 @@ function OpenRequests({ firstPage, userId }: { firstPage: FirstPage; userId: str
 
   return (
     <>
-      <ScrollingTable label="Open requests">
-        <table aria-label="Open requests">
+      <ScrollingTable label={name}>
+        <table aria-label={name}>
           <thead>
             <tr>
               <th>Request</th>
@@ -120,7 +181,7 @@ function OpenRequests({ firstPage, userId }: { firstPage: FirstPage; userId: str
         </table>
       </ScrollingTable>
       <p className="muted" role="status">
-        Showing {shown.rows.length.toLocaleString('en-US')} of {shown.total.toLocaleString('en-US')} open requests
+        Showing {shown.rows.length.toLocaleString('en-US')} of {shown.total.toLocaleString('en-US')} {name.toLowerCase()}
       </p>
       {failure && (
         <p className="form-error" role="alert">
