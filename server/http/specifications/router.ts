@@ -20,7 +20,7 @@ const ListQuery = z.object({
 const IdParams = z.object({ id: IdSchema });
 const RequestParams = z.object({ requestId: IdSchema });
 const CreateBody = SpecificationDraftSchema.extend({ supersedes: IdSchema.nullable().optional() });
-const Items = z.object({ items: z.array(SpecificationBody) });
+const Items = z.object({ items: z.array(SpecificationBody) }).meta({ example: { items: [SpecificationBody.meta()?.example] } });
 
 const LIST: RouteDoc = {
   method: 'get',
@@ -70,7 +70,7 @@ const OF_REQUEST: RouteDoc = {
     200: json('Per sample and test.', z.object({
       rule: RuleBody.shape.rule,
       items: z.array(z.object({ sampleId: z.number().int(), testCode: z.string(), specification: SpecificationBody.nullable() })),
-    })),
+    }).meta({ example: { rule: 'simple', items: [{ sampleId: 31, testCode: 'chloramphenicol', specification: SpecificationBody.meta()?.example }] } })),
   },
   errors: [403, 404],
 };

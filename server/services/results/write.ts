@@ -99,7 +99,9 @@ function judge(e: ResultEntry, fields: ReturnType<typeof normalizeResult>, store
   let measurement = given ? (e.measurement ?? null) : stored.measurement;
   // A measurement alone is a result: its text is written for it, with the remark and date sent.
   const derived = given && measurement !== null && (e.value ?? '').trim() === '';
-  let { value, remark, analysisDate } = derived ? { value: '', remark: e.remark || null, analysisDate: e.analysisDate || null } : fields;
+  const entered = derived ? { value: '', remark: e.remark || null, analysisDate: e.analysisDate || null } : fields;
+  const { analysisDate } = entered;
+  let { value, remark } = entered;
   if (value === null) return { result: { value: null, remark: null, analysisDate: null, measurement: null, decision: null } };
   const spec = applicableSpecification(j.specs, { analyte: e.testCode, species: null, ...scope, on: analysisDate ?? j.today });
   if (measurement && spec?.unit && measurement.value != null) {
