@@ -18,6 +18,7 @@ import * as m015 from './015_turnaround_paging.js';
 import * as m016 from './016_audit_trail.js';
 import * as m017 from './017_request_search.js';
 import * as m018 from './018_version_triggers.js';
+import * as m019 from './019_specifications.js';
 import * as m020 from './020_turnaround_weeks.js';
 import * as m021 from './021_earlier_versions.js';
 
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '016_audit_trail': m016,
   '017_request_search': m017,
   '018_version_triggers': m018,
+  '019_specifications': m019,
   '020_turnaround_weeks': m020,
   '021_earlier_versions': m021,
 };
