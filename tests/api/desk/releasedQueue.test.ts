@@ -132,6 +132,28 @@ describe(`the released list, keyset-paged and exported (${databaseKind()})`, () 
     expect((await app.anonymous().get('/requests/queue/released')).status).toBe(401);
   });
 
+  it("answers Test Results' calls: a tester's released and for-release lists searched, within days, newest or oldest first, whole as CSV", async () => {
+    const bayside = seeded.filter((_, i) => i % 3 !== 0 && i % 2 === 1);
+    // Released 1 March 08:00 back one an hour: request i on day 1 March for i < 9, the days before after.
+    const inFebruary = bayside.filter((s) => released(seeded.indexOf(s)) < '2026-03-01');
+    const found = await walk(microbio, '/requests/queue/released?q=bayside&until=2026-02-28&sort=oldest&limit=100');
+    expect(found).toEqual(inFebruary.map((s) => s.requestId).reverse());
+    const csv = await microbio.get('/requests/queue/released?q=bayside&until=2026-02-28&sort=oldest&format=csv');
+    expect(csv.status).toBe(200);
+    expect(csv.text.trimEnd().split('\r\n').slice(1).map((l) => l.split(',')[0])).toEqual(inFebruary.map((s) => s.controlNumber).reverse());
+
+    const awaiting = await insertRequests(app.db, [
+      { clientUserId: (await app.createUser('client', { companyName: 'Cebu Meats' })).id, tests: ['eColi'], status: 'FOR_RELEASE', submissionDate: '2026-02-10T08:00:00.000Z' },
+      { clientUserId: (await app.createUser('client', { companyName: 'Cebu Meats' })).id, tests: ['eColi'], status: 'FOR_RELEASE', submissionDate: '2026-02-11T08:00:00.000Z' },
+      { clientUserId: (await app.createUser('client', { companyName: 'Cebu Meats' })).id, tests: ['dog'], status: 'FOR_RELEASE', submissionDate: '2026-02-12T08:00:00.000Z' },
+    ]);
+    expect(await walk(microbio, '/requests/queue/for-release?q=cebu&sort=newest')).toEqual([awaiting[1].requestId, awaiting[0].requestId]);
+    expect(await walk(microbio, '/requests/queue/for-release?q=cebu&since=2026-02-11')).toEqual([awaiting[1].requestId]);
+    const forRelease = await microbio.get('/requests/queue/for-release?q=cebu&sort=newest&format=csv');
+    expect(forRelease.text.trimEnd().split('\r\n').slice(1).map((l) => l.split(',')[0])).toEqual([awaiting[1].controlNumber, awaiting[0].controlNumber]);
+    expect((await microbio.get('/requests/queue/for-release?discipline=chem')).status).toBe(403);
+  });
+
   it('refuses a sort the list does not offer, a bad day and a reversed range, naming the parameter', async () => {
     const cases: [string, string][] = [
       ['sort=urgent', 'sort: must be one of newest, oldest on this list'],
