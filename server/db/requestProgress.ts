@@ -1,7 +1,7 @@
 // Per-request progress of the work queues (table request_progress, migration 013): for every request,
 // one row per scope it has tests in ('all', each discipline, each chemistry group) with its status,
-// sort keys and how many of the scope's analyses there are, are complete and are positive, and when
-// one was last entered. The queues read a page straight from its (scope, status, finished, sort key)
+// sort keys and how many of the scope's analyses there are, are complete and are positive, when one
+// was last entered, and the worst decision against a specification among them (migration 022). The queues read a page straight from its (scope, status, finished, sort key)
 // indexes instead of counting analyses per request (correlated subqueries that cost PostgreSQL up to
 // seconds at 50,000 requests), and the turnaround dashboard counts the open requests of each
 // discipline on them (a request in review has its rows since migration 015). The submission and the
@@ -13,6 +13,8 @@
 import type { Knex } from 'knex';
 import { DISCIPLINE_GROUPS, disciplineOfGroup, findAnalyte, type Group } from '../domain/catalog.js';
 import { isAnalysisComplete } from '../domain/requestStatus.js';
+import type { Outcome } from '../domain/specifications.js';
+import { worstRank } from './conformity.js';
 import type { Discipline } from '../domain/roles.js';
 import { inChunks, insertJsonRows, selectArrays, updateJsonRows } from './sql.js';
 
@@ -36,8 +38,13 @@ const groupsOfScope = (scope: ProgressScope): readonly Group[] | undefined =>
 
 export const PROGRESS_COLUMNS = {
   request_id: 'integer', scope: 'text', status: 'text', finished: 'integer', submission_date: 'text', due_key: 'text',
-  total: 'integer', complete: 'integer', positives: 'integer', last_entered_at: 'text',
+  total: 'integer', complete: 'integer', positives: 'integer', last_entered_at: 'text', conformity_rank: 'integer',
 } as const;
+
+type ProgressColumns = Partial<typeof PROGRESS_COLUMNS>;
+
+/** The columns before migration 022 added conformity_rank: what 013 and 015 write. */
+export const PROGRESS_COLUMNS_BEFORE_022: ProgressColumns = Object.fromEntries(Object.entries(PROGRESS_COLUMNS).filter(([c]) => c !== 'conformity_rank'));
 
 interface ProgressRow {
   request_id: number;
@@ -50,6 +57,7 @@ interface ProgressRow {
   complete: number;
   positives: number;
   last_entered_at: string | null;
+  conformity_rank: number | null;
 }
 
 export interface AnalysisFacts {
@@ -57,6 +65,8 @@ export interface AnalysisFacts {
   value: string | null;
   remark: string | null;
   enteredAt: string | null;
+  /** The decision against its specification (issue 26), when it got one. */
+  decision?: { outcome: Outcome } | null;
 }
 
 /** The scopes of analyses of `groups`: 'all', their disciplines and their result groups' scopes. */
@@ -81,6 +91,7 @@ function numbersOf(scope: ProgressScope, analyses: readonly AnalysisFacts[]) {
     complete,
     positives: mine.filter((a) => a.remark === 'positive').length,
     last_entered_at: mine.reduce<string | null>((max, a) => (a.enteredAt !== null && (max === null || a.enteredAt > max) ? a.enteredAt : max), null),
+    conformity_rank: worstRank(mine.map((a) => a.decision?.outcome)),
   };
 }
 
@@ -101,7 +112,7 @@ function rowsOf(
   }));
 }
 
-const ANALYSIS_COLUMNS = ['request_id', 'result_group', 'value', 'remark', 'entered_at'];
+const ANALYSIS_COLUMNS = ['request_id', 'result_group', 'value', 'remark', 'entered_at', 'decision_outcome'];
 
 /** The rows of up to CHUNK_SIZE requests, computed from what is stored now. */
 async function progressOf(db: Db, requestIds: readonly number[]): Promise<ProgressRow[]> {
@@ -117,9 +128,9 @@ async function progressOf(db: Db, requestIds: readonly number[]): Promise<Progre
   }
   const analyses = new Map<number, AnalysisFacts[]>();
   const arrays = await selectArrays(db, db('analyses').whereIn('request_id', ids).select(ANALYSIS_COLUMNS), ANALYSIS_COLUMNS);
-  for (const [requestId, group, value, remark, enteredAt] of arrays as Array<[number, Group, string | null, string | null, string | null]>) {
+  for (const [requestId, group, value, remark, enteredAt, outcome] of arrays as Array<[number, Group, string | null, string | null, string | null, Outcome | null]>) {
     const id = Number(requestId);
-    const facts = { group, value, remark, enteredAt };
+    const facts = { group, value, remark, enteredAt, decision: outcome ? { outcome } : null };
     const list = analyses.get(id);
     if (list) list.push(facts);
     else analyses.set(id, [facts]);
@@ -129,14 +140,15 @@ async function progressOf(db: Db, requestIds: readonly number[]): Promise<Progre
 
 /**
  * Recomputes the progress rows of `requestIds` from their analyses and status, in `db`'s
- * transaction: call it after any change to a request's analyses, status or due date.
+ * transaction: call it after any change to a request's analyses, status or due date (a migration
+ * before 022 names the columns its table has).
  */
-export async function refreshProgress(db: Db, requestIds: Iterable<number>): Promise<void> {
+export async function refreshProgress(db: Db, requestIds: Iterable<number>, columns: ProgressColumns = PROGRESS_COLUMNS): Promise<void> {
   const ids = [...new Set(requestIds)].sort((a, b) => a - b);
   await inChunks(ids, async (chunk) => {
     await db('request_progress').whereIn('request_id', chunk).delete();
     const rows = await progressOf(db, chunk);
-    if (rows.length) await insertJsonRows(db, 'request_progress', PROGRESS_COLUMNS, rows);
+    if (rows.length) await insertJsonRows(db, 'request_progress', columns, rows);
   });
 }
 
@@ -158,7 +170,7 @@ export async function writeProgressWithoutResults(
 }
 
 const RESULT_NUMBER_COLUMNS = {
-  status: 'text', finished: 'integer', total: 'integer', complete: 'integer', positives: 'integer', last_entered_at: 'text',
+  status: 'text', finished: 'integer', total: 'integer', complete: 'integer', positives: 'integer', last_entered_at: 'text', conformity_rank: 'integer',
 } as const;
 
 /**
@@ -178,12 +190,15 @@ export async function updateProgressAfterResults(
   await updateJsonRows(db, 'request_progress', { request_id: 'integer', scope: 'text' }, RESULT_NUMBER_COLUMNS, rows);
 }
 
-/** Recomputes every row (the migration's backfill, and a repair after bulk changes). */
-export async function rebuildProgress(db: Db): Promise<void> {
+/**
+ * Recomputes every row (the migrations' backfill, and a repair after bulk changes); a migration
+ * before 022 writes the columns its table has.
+ */
+export async function rebuildProgress(db: Db, columns: ProgressColumns = PROGRESS_COLUMNS): Promise<void> {
   await db('request_progress').delete();
   const ids: number[] = (await db('requests').orderBy('id').pluck('id')).map(Number);
   await inChunks(ids, async (chunk) => {
     const rows = await progressOf(db, chunk);
-    if (rows.length) await insertJsonRows(db, 'request_progress', PROGRESS_COLUMNS, rows);
+    if (rows.length) await insertJsonRows(db, 'request_progress', columns, rows);
   });
 }

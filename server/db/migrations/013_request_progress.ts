@@ -3,7 +3,7 @@
 // a queue page is one range of an index instead of counting analyses per request. up() fills it from
 // the analyses already there.
 import type { Knex } from 'knex';
-import { rebuildProgress } from '../requestProgress.js';
+import { PROGRESS_COLUMNS_BEFORE_022, rebuildProgress } from '../requestProgress.js';
 import { refreshStatistics } from '../statistics.js';
 
 export async function up(knex: Knex): Promise<void> {
@@ -24,7 +24,7 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['scope', 'status', 'finished', 'submission_date', 'request_id']);
     t.index(['scope', 'status', 'finished', 'due_key', 'request_id']);
   });
-  await rebuildProgress(knex);
+  await rebuildProgress(knex, PROGRESS_COLUMNS_BEFORE_022);
   await refreshStatistics(knex);
 }
 

@@ -8,7 +8,7 @@
 // SQLite uses a partial or expression index only for a query that repeats its text, so the service
 // (services/requests/turnaround.ts) writes these expressions and literal statuses the same way.
 import type { Knex } from 'knex';
-import { refreshProgress } from '../requestProgress.js';
+import { PROGRESS_COLUMNS_BEFORE_022, refreshProgress } from '../requestProgress.js';
 
 const OPEN = "WHERE status IN ('PENDING_REVIEW', 'FOR_TESTING', 'FOR_RELEASE')";
 const INDEXES = {
@@ -18,7 +18,7 @@ const INDEXES = {
 
 export async function up(knex: Knex): Promise<void> {
   for (const [name, definition] of Object.entries(INDEXES)) await knex.raw(`CREATE INDEX ${name} ON ${definition}`);
-  await refreshProgress(knex, (await knex('requests').where('status', 'PENDING_REVIEW').pluck('id')).map(Number));
+  await refreshProgress(knex, (await knex('requests').where('status', 'PENDING_REVIEW').pluck('id')).map(Number), PROGRESS_COLUMNS_BEFORE_022);
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -21,6 +21,7 @@ import * as m018 from './018_version_triggers.js';
 import * as m019 from './019_specifications.js';
 import * as m020 from './020_turnaround_weeks.js';
 import * as m021 from './021_earlier_versions.js';
+import * as m022 from './022_progress_conformity.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '019_specifications': m019,
   '020_turnaround_weeks': m020,
   '021_earlier_versions': m021,
+  '022_progress_conformity': m022,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -13,7 +13,7 @@ import { scopeOfGroup } from '../../db/requestProgress.js';
 import { joinedValues } from '../../db/sql.js';
 import { OPEN_STATUSES } from '../../domain/requestStatus.js';
 import { joinReceipt, RECEIPT_COLUMNS, receiptOf, type ReceiptColumns } from './reception.js';
-import { conformityColumn, conformityOf } from '../../db/conformity.js';
+import { conformityOf } from '../../db/conformity.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -133,11 +133,15 @@ export async function listReleased(db: Db, { groups, ...page }: ListRequest): Pr
 
 /**
  * GET requests/for-release: oldest submission first, with the completion of each group and family,
- * read from each group's progress row (none: the request has no analysis of that group).
+ * read from each group's progress row (none: the request has no analysis of that group), and its
+ * conformity from the row of every analysis.
  */
 export async function listForRelease(db: Db, { groups, ...page }: ListRequest): Promise<Page<ForReleaseRow>> {
   const filter: Filter = { statuses: ['FOR_RELEASE'], groups };
-  const query = requestsOf(db, filter).select(...SUMMARY_COLUMNS, testsColumn(db), conformityColumn(db, 'r.id')).orderBy(OLDEST_FIRST);
+  const query = requestsOf(db, filter)
+    .select(...SUMMARY_COLUMNS, testsColumn(db), 'pa.conformity_rank')
+    .leftJoin('request_progress as pa', (on) => on.on('pa.request_id', 'r.id').andOnVal('pa.scope', 'all'))
+    .orderBy(OLDEST_FIRST);
   GROUPS.forEach((g, i) => {
     query
       .leftJoin(`request_progress as g${i}`, (on) => on.on(`g${i}.request_id`, 'r.id').andOnVal(`g${i}.scope`, scopeOfGroup(g)))

@@ -17,7 +17,7 @@ import { whereRequestSearched } from '../../db/requestSearch.js';
 import { joinedValues } from '../../db/sql.js';
 import { forbidden } from '../../errors.js';
 import { joinReceipt, RECEIPT_COLUMNS, receiptOf, type ReceiptColumns } from './reception.js';
-import { conformityColumn, conformityOf } from '../../db/conformity.js';
+import { conformityOf } from '../../db/conformity.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -110,7 +110,7 @@ const PLAN_COLUMNS: Record<QueueName | 'client', Plan['columns']> = {
   'for-release': (db) => [
     db.raw('case when pr.positives > 0 then 1 else 0 end as any_positive'),
     db.raw('pr.last_entered_at as last_entered'),
-    conformityColumn(db, 'r.id'),
+    db.raw('pr.conformity_rank as conformity_rank'),
   ],
   'for-testing': (db) => [db.raw('pr.total as progress_total'), db.raw('pr.complete as progress_entered')],
   released: (db) => [db.raw('r.released_at as released_at')],

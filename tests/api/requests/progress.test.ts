@@ -2,11 +2,12 @@
 // (server/db/requestProgress.ts). After random sequences of every write that changes analyses or a
 // request's status (submit, approve, saves that complete, half-fill or empty results, CSV import,
 // reject, signed release, amendment), the rows must equal what a plain GROUP BY over the analyses
-// says, the for-testing queues must list the requests the former correlated EXISTS query listed, and
+// says (their worst decision against a specification included), the for-testing queues must list the requests the former correlated EXISTS query listed, and
 // the dashboard must count and list the open requests as plain SQL over the requests and their tests.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationSource } from '../../../server/db/migrations/index.js';
+import { PROGRESS_COLUMNS_BEFORE_022 } from '../../../server/db/requestProgress.js';
 import { ANALYTES, analytesOfFamily, analytesOfGroup, DISCIPLINE_GROUPS, FAMILIES, FAMILY_LABELS, GROUPS, type Group } from '../../../server/domain/catalog.js';
 import type { Actor } from '../../../server/domain/policies.js';
 import { RESULTS_CSV_HEADER } from '../../../server/domain/resultsCsv.js';
@@ -156,6 +157,8 @@ describe(`request progress rows against the GROUP BY (${databaseKind()})`, () =>
           app.db.raw(`count(case when ${COMPLETE} then 1 end) as complete`),
           app.db.raw("count(case when a.remark = 'positive' then 1 end) as positives"),
           app.db.raw('max(a.entered_at) as last_entered_at'),
+          // The worst decision against a specification: conforms < inconclusive < does not conform.
+          app.db.raw("max(case a.decision_outcome when 'conforms' then 0 when 'inconclusive' then 1 when 'does_not_conform' then 2 end) as conformity_rank"),
           app.db.raw(`case when count(a.id) > 0 and count(a.id) = count(case when ${COMPLETE} then 1 end) then 1 else 0 end as finished`),
         );
       if (groups) query.whereExists(app.db('request_tests as t').select(app.db.raw('1')).whereRaw('t.request_id = r.id').whereIn('t.test_code', codesOf(groups)));
@@ -169,6 +172,7 @@ describe(`request progress rows against the GROUP BY (${databaseKind()})`, () =>
       .map((r) => ({
         request_id: Number(r.request_id), scope: r.scope, status: r.status, finished: Number(r.finished), submission_date: r.submission_date, due_key: r.due_key,
         total: Number(r.total), complete: Number(r.complete), positives: Number(r.positives), last_entered_at: r.last_entered_at ?? null,
+        conformity_rank: r.conformity_rank == null ? null : Number(r.conformity_rank),
       }))
       .sort((a, b) => a.request_id - b.request_id || String(a.scope).localeCompare(String(b.scope)));
 
@@ -254,14 +258,20 @@ describe(`request progress rows against the GROUP BY (${databaseKind()})`, () =>
   it('are rebuilt by the migrations from the analyses already there', async () => {
     const before = normalized(await app.db('request_progress').select('*'));
     expect(before.some((r) => r.status === 'PENDING_REVIEW')).toBe(true);
+    expect(before.some((r) => r.conformity_rank !== null)).toBe(true);
+    // 022 adds the worst decision; 013 and 015 write the rows as their table was.
+    await app.db.migrate.down({ migrationSource, name: '022_progress_conformity' });
+    // Named columns: a `select *` prepared on PostgreSQL before the table changed cannot run after.
+    const earlierColumns = (rows: ReturnType<typeof normalized>) => rows.map(({ conformity_rank: _, ...row }) => row);
     // 015 adds the rows of requests in review.
     await app.db.migrate.down({ migrationSource, name: '015_turnaround_paging' });
-    expect(normalized(await app.db('request_progress').select('*'))).toEqual(before.filter((r) => r.status !== 'PENDING_REVIEW'));
+    expect(earlierColumns(normalized(await app.db('request_progress').select(Object.keys(PROGRESS_COLUMNS_BEFORE_022))))).toEqual(earlierColumns(before.filter((r) => r.status !== 'PENDING_REVIEW')));
     await app.db.migrate.up({ migrationSource, name: '015_turnaround_paging' });
-    expect(normalized(await app.db('request_progress').select('*'))).toEqual(before);
+    expect(earlierColumns(normalized(await app.db('request_progress').select(Object.keys(PROGRESS_COLUMNS_BEFORE_022))))).toEqual(earlierColumns(before));
     await app.db.migrate.down({ migrationSource, name: '013_request_progress' });
     expect(await app.db.schema.hasTable('request_progress')).toBe(false);
     await app.db.migrate.up({ migrationSource, name: '013_request_progress' });
+    await app.db.migrate.up({ migrationSource, name: '022_progress_conformity' });
     expect(normalized(await app.db('request_progress').select('*'))).toEqual(before);
   });
 });
