@@ -26,7 +26,8 @@ function watchOf(page: Page): Watch {
     page.on('console', (m) => void (m.type() === 'error' && w.errors.push(m.text())));
     page.on('pageerror', (e) => void w.errors.push(e.message));
     page.on('request', (r) => void w.pending.add(r));
-    for (const end of ['requestfinished', 'requestfailed'] as const) page.on(end, (r) => void w.pending.delete(r));
+    page.on('requestfinished', (r) => void w.pending.delete(r));
+    page.on('requestfailed', (r) => void w.pending.delete(r));
     watches.set(page, w);
     watch = w;
   }
