@@ -8,9 +8,11 @@ import net from 'node:net';
 import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../cli/program.js';
-import { dataDirsPerTest, labctlProcess } from './labctl.js';
+import { dataDirsPerTest, labctlProcess, type LabctlResult } from './labctl.js';
 
 const newDir = dataDirsPerTest();
+/** Commands run at once. */
+const PARALLEL = 4;
 
 // Values that get each command past its own checks of its arguments, so that what fails is the
 // database. A new required option needs a value here (the test says which).
@@ -75,6 +77,21 @@ describe('commands that take --json, with the database down', () => {
   let url: string;
   let where: string;
   let commands: string[][];
+  /**
+   * Runs each command as its own process against the closed port, PARALLEL at a time (one after the
+   * other, about forty Node starts kept one core busy for 17 s), and answers them in order.
+   * LOG_LEVEL is at the commands' default: a library's log line would show up on stderr.
+   */
+  async function runEach(list: string[][]): Promise<Array<[string[], LabctlResult]>> {
+    const results: LabctlResult[] = [];
+    let next = 0;
+    const lane = async () => {
+      for (let i = next++; i < list.length; i = next++) results[i] = await labctlProcess(list[i], newDir(), { timeout: 30_000, env: { DATABASE_URL: url, LOG_LEVEL: '' } });
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, lane));
+    return list.map((args, i) => [args, results[i]]);
+  }
+
   beforeAll(async () => {
     const closed = net.createServer().listen(0, '127.0.0.1');
     await once(closed, 'listening');
@@ -95,9 +112,7 @@ describe('commands that take --json, with the database down', () => {
 
   it('prints at most JSON on stdout, one JSON error on stderr, and exits non-zero, for each, because the database is down', async () => {
     const failures: string[] = [];
-    for (const args of commands) {
-      // LOG_LEVEL at the commands' default: a library's log line would show up on stderr.
-      const res = await labctlProcess(args, newDir(), { timeout: 30_000, env: { DATABASE_URL: url, LOG_LEVEL: '' } });
+    for (const [args, res] of await runEach(commands)) {
       const label = `labctl ${args.join(' ')}`;
       if (res.exitCode === 0) failures.push(`${label}: exit 0`);
       if (res.stdout !== '') {
@@ -132,8 +147,7 @@ describe('commands that take --json, with the database down', () => {
   it('without --json: says so in "Error: " lines on stderr, with no JSON log line and no stack, and stdout empty', async () => {
     const failures: string[] = [];
     // Each command as a person types it: without --json (nor `report --format json`, its alias).
-    for (const args of commands.filter((words) => words.includes('--json')).map((words) => words.filter((w) => w !== '--json'))) {
-      const res = await labctlProcess(args, newDir(), { timeout: 30_000, env: { DATABASE_URL: url, LOG_LEVEL: '' } });
+    for (const [args, res] of await runEach(commands.filter((words) => words.includes('--json')).map((words) => words.filter((w) => w !== '--json')))) {
       const label = `labctl ${args.join(' ')}`;
       if (res.exitCode === 0) failures.push(`${label}: exit 0`);
       // doctor's report is its result; every other command prints nothing on stdout when it fails.
