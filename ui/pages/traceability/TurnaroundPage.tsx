@@ -32,8 +32,8 @@ export function TurnaroundPage() {
   const filter = { discipline: view.discipline || null, since: view.since || null, until: view.until || null };
   const params = { ...filter, late: late ? 'true' : null };
   const path = turnaroundPath(params);
-  const state = useLoad(useCallback((signal: AbortSignal) => getTurnaround(path, signal), [path]));
   const chartPath = turnaroundWeeksPath(filter);
+  const state = useLoad(useCallback((signal: AbortSignal) => getTurnaround(path, signal), [path]));
   const chart = useLoad(useCallback((signal: AbortSignal) => getTurnaroundWeeks(chartPath, signal), [chartPath]));
   const listName = late ? 'Late requests' : 'Open requests';
   return (
