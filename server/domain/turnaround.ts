@@ -63,12 +63,17 @@ export interface Turnaround {
   /** The day the figures are for (YYYY-MM-DD). */
   today: string;
   disciplines: DisciplineLoad[];
+  /** A page of the open requests, in urgency order. */
+  requests: TurnaroundRequest[];
+}
+
+/** The turnaround chart (GET requests/turnaround/weeks). */
+export interface TurnaroundWeeks {
+  today: string;
   /** The days of submission the chart covers (the filter's, else the last CHART_WEEKS weeks). */
   window: { since: string; until: string };
   /** Per discipline (the filter's, else each) and week of submission in the window, how turnaround went. */
   weeks: DisciplineWeeks[];
-  /** A page of the open requests, in urgency order. */
-  requests: TurnaroundRequest[];
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { AuditRecord, TimelineEvent } from '../../server/domain/timeline.js';
 import type { Receipt, ReceiptCondition } from '../../server/domain/reception.js';
-import type { Turnaround } from '../../server/domain/turnaround.js';
+import type { Turnaround, TurnaroundWeeks } from '../../server/domain/turnaround.js';
 import { getJson, nextPageOf, postJson, request, segment, withQuery, type QueryParams } from './http.js';
 
 export type { AuditRecord, Receipt, TimelineEvent, Turnaround };
@@ -59,6 +59,14 @@ export interface TurnaroundPage {
   total: number;
   /** The path of the next page of open requests; null on the last one. */
   next: string | null;
+}
+
+/** The turnaround chart's address with its filters (discipline, since, until). */
+export const turnaroundWeeksPath = (params: QueryParams) => withQuery('/requests/turnaround/weeks', params);
+
+/** GET requests/turnaround/weeks (`path`: turnaroundWeeksPath): the chart per discipline and week of submission. */
+export function getTurnaroundWeeks(path: string, signal?: AbortSignal): Promise<TurnaroundWeeks> {
+  return getJson<TurnaroundWeeks>(path, signal);
 }
 
 /** The turnaround dashboard's address with its filters (discipline, since, until, late). */

@@ -253,21 +253,6 @@ export const TurnaroundBody = z
   .object({
     today: z.string(),
     disciplines: z.array(z.object({ family: z.enum(FAMILIES), label: z.string(), open: z.number().int(), late: z.number().int(), oldestSubmission: NullableText })),
-    window: z.object({ since: z.string(), until: z.string() }).meta({ description: 'The days of submission the chart covers.' }),
-    weeks: z.array(
-      z.object({
-        family: z.enum(FAMILIES),
-        label: z.string(),
-        weeks: z.array(
-          z.object({
-            week: z.string().meta({ description: 'The Monday of the week of submission.' }),
-            onTime: z.number().int().meta({ description: 'Released by the due date.' }),
-            late: z.number().int().meta({ description: 'Released after the due date, or open past it.' }),
-            open: z.number().int().meta({ description: 'Open, not yet due.' }),
-          }),
-        ),
-      }),
-    ),
     requests: z.array(
       z.object({
         requestId: z.number().int(),
@@ -286,8 +271,6 @@ export const TurnaroundBody = z
     example: {
       today: '2026-03-05',
       disciplines: [{ family: 'microbio', label: 'Microbiology', open: 1, late: 0, oldestSubmission: '2026-03-02T08:15:00.000Z' }],
-      window: { since: '2026-03-02', until: '2026-03-05' },
-      weeks: [{ family: 'microbio', label: 'Microbiology', weeks: [{ week: '2026-03-02', onTime: 0, late: 0, open: 1 }] }],
       requests: [
         {
           requestId: 7,
@@ -301,5 +284,33 @@ export const TurnaroundBody = z
           daysLate: 0,
         },
       ],
+    },
+  });
+
+/** GET requests/turnaround/weeks: the chart per discipline and week of submission. */
+export const TurnaroundWeeksBody = z
+  .object({
+    today: z.string(),
+    window: z.object({ since: z.string(), until: z.string() }).meta({ description: 'The days of submission the chart covers.' }),
+    weeks: z.array(
+      z.object({
+        family: z.enum(FAMILIES),
+        label: z.string(),
+        weeks: z.array(
+          z.object({
+            week: z.string().meta({ description: 'The Monday of the week of submission.' }),
+            onTime: z.number().int().meta({ description: 'Released by the due date.' }),
+            late: z.number().int().meta({ description: 'Released after the due date, or open past it.' }),
+            open: z.number().int().meta({ description: 'Open, not yet due.' }),
+          }),
+        ),
+      }),
+    ),
+  })
+  .meta({
+    example: {
+      today: '2026-03-05',
+      window: { since: '2026-03-02', until: '2026-03-05' },
+      weeks: [{ family: 'microbio', label: 'Microbiology', weeks: [{ week: '2026-03-02', onTime: 0, late: 0, open: 1 }] }],
     },
   });

@@ -9,7 +9,7 @@ import { CHART_MAX_DAYS, chartableRange, chartWindow, OPEN_REQUEST_STATUSES, typ
 import { sampleLabels } from '../../services/requests/labels.js';
 import { findReceipt, recordReceipt } from '../../services/requests/reception.js';
 import { requestTimeline } from '../../services/requests/timeline.js';
-import { turnaround, turnaroundCsvExport } from '../../services/requests/turnaround.js';
+import { turnaround, turnaroundCsvExport, turnaroundWeeks } from '../../services/requests/turnaround.js';
 import { badRequest } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppRouter } from '../context.js';
@@ -22,9 +22,18 @@ import { requestsIn } from '../../services/readCache.js';
 import { authorizeRequestRead, RequestIdParams } from './client.js';
 import { KeysetAfter, KeysetLimit } from './queue.js';
 import { csv, json, pdf, route, type RouteDoc } from '../route.js';
-import { ReceiptAnswerBody, ReceiptBody, TimelineBody, TurnaroundBody } from './bodies.js';
+import { ReceiptAnswerBody, ReceiptBody, TimelineBody, TurnaroundBody, TurnaroundWeeksBody } from './bodies.js';
 
 const URGENCY = 'urgency';
+
+/** The list's and the chart's filters: a discipline and days of submission (UTC, inclusive). */
+const TurnaroundFilterQuery = {
+  discipline: z.enum(DISCIPLINES, `must be one of ${DISCIPLINES.join(', ')}`).optional(),
+  since: AuditFilter.shape.since,
+  until: AuditFilter.shape.until,
+};
+
+export const TurnaroundWeeksQuery = z.strictObject(TurnaroundFilterQuery);
 
 export const TurnaroundQuery = z.strictObject({
   limit: KeysetLimit,
@@ -35,10 +44,8 @@ export const TurnaroundQuery = z.strictObject({
     ctx.addIssue({ code: 'custom', message: 'is not a cursor of this list' });
     return z.NEVER;
   }),
-  // The list's and the chart's filters: a discipline, days of submission (UTC, inclusive), late only.
-  discipline: z.enum(DISCIPLINES, `must be one of ${DISCIPLINES.join(', ')}`).optional(),
-  since: AuditFilter.shape.since,
-  until: AuditFilter.shape.until,
+  ...TurnaroundFilterQuery,
+  // Only the open requests past their due date.
   late: z.enum(['true', 'false'], 'must be true or false').transform((text) => text === 'true').optional(),
   // csv: every open request the filter lists in urgency order, streamed (not the page).
   format: z.enum(['json', 'csv'], 'must be json or csv').default('json'),
@@ -80,11 +87,26 @@ const TIMELINE: RouteDoc = {
 const TURNAROUND: RouteDoc = {
   method: 'get',
   path: '/requests/turnaround',
-  summary: 'The open requests per discipline, how turnaround went per discipline and week of submission, and a keyset page of the open requests (filtered by discipline, days of submission, late only) by age and due date, late ones first, with X-Total-Count and Link rel="next"; ?format=csv downloads every open request the filter lists in that order (desk).',
+  summary: 'The open requests per discipline, and a keyset page of them (filtered by discipline, days of submission, late only) by age and due date, late ones first, with X-Total-Count and Link rel="next"; ?format=csv downloads every open request the filter lists in that order (desk).',
   query: TurnaroundQuery,
   responses: { 200: [json('The figures and a page of requests.', TurnaroundBody, { headers: ['X-Total-Count', 'Link'] }), csv('format=csv: every open request, streamed.')] },
   errors: [403],
 };
+
+const TURNAROUND_WEEKS: RouteDoc = {
+  method: 'get',
+  path: '/requests/turnaround/weeks',
+  summary: 'Per discipline and week of submission, how many requests were released on time, are late (released after their due date, or open past it) and are open; filtered by discipline and days of submission, else the last 12 weeks, at most 366 days (desk).',
+  query: TurnaroundWeeksQuery,
+  responses: { 200: json('The chart.', TurnaroundWeeksBody) },
+  errors: [403],
+};
+
+/** The day of the figures, and a range of days checked: since not after until. */
+function dayAndRange(deps: AppDeps, filter: { since?: string; until?: string }): string {
+  if (filter.since && filter.until && filter.since > filter.until) throw badRequest('until: must not be before since');
+  return deps.clock.now().toISOString().slice(0, 10);
+}
 
 export function traceabilityRoutes(router: AppRouter, deps: AppDeps): void {
   route(router, RECEIVE, async (ctx) => {
@@ -120,14 +142,22 @@ export function traceabilityRoutes(router: AppRouter, deps: AppDeps): void {
   route(router, TURNAROUND, cachedRead(deps, requestsIn(OPEN_REQUEST_STATUSES)), async (ctx) => {
     const user = authorize(ctx, 'request:review');
     const { format, ...page } = parseInput(TurnaroundQuery, ctx.query);
-    const today = deps.clock.now().toISOString().slice(0, 10);
-    if (page.since && page.until && page.since > page.until) throw badRequest('until: must not be before since');
-    const window = chartWindow(today, page);
-    if (!chartableRange(window.since, window.until)) throw badRequest(`since: the days charted span at most ${CHART_MAX_DAYS} days (${window.since} to ${window.until})`);
+    const today = dayAndRange(deps, page);
     if (format === 'csv') return sendCsv(ctx, `turnaround-${today}.csv`, turnaroundCsvExport(deps.db, user, today, page));
     const { turnaround: body, total, next } = await turnaround(deps.db, user, today, page);
     ctx.set('X-Total-Count', String(total));
     if (next) linkNextAfter(ctx, encodeKeyset(URGENCY, [next.dueKey, next.submissionDate], next.id));
     ctx.body = body;
+  });
+
+  // As the dashboard, computed again only when an open request changed (a release or a rejection
+  // is a change of an open request), per day.
+  route(router, TURNAROUND_WEEKS, cachedRead(deps, requestsIn(OPEN_REQUEST_STATUSES)), async (ctx) => {
+    const user = authorize(ctx, 'request:review');
+    const filter = parseInput(TurnaroundWeeksQuery, ctx.query);
+    const today = dayAndRange(deps, filter);
+    const window = chartWindow(today, filter);
+    if (!chartableRange(window.since, window.until)) throw badRequest(`since: the days charted span at most ${CHART_MAX_DAYS} days (${window.since} to ${window.until})`);
+    ctx.body = await turnaroundWeeks(deps.db, user, today, filter);
   });
 }

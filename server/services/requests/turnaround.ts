@@ -1,10 +1,10 @@
-// The turnaround dashboard's reads (issues 15, 22 and 25), three statements whatever the number of
-// requests (four when the list is filtered: its count). The load per discipline is counted on the open requests' progress rows (one per request
+// The turnaround dashboard's reads (issues 15, 22 and 25), two statements whatever the number of
+// requests (three when the list is filtered by days: its count). The load per discipline is counted on the open requests' progress rows (one per request
 // and discipline it has tests of, and one 'all' row: the total), from an index of the open rows alone.
 // The list is a keyset page in urgency order: its inner query walks migration 015's partial index
 // from the cursor on and takes limit + 1 ids (the extra one says whether a next page exists); the
-// outer query adds what the screen shows for those rows only. The chart sums the progress rows per
-// discipline and day of submission.
+// outer query adds what the screen shows for those rows only. The chart (its own call, so that the
+// list's pages do not compute it again) sums the progress rows per discipline and day of submission.
 import type { Knex } from 'knex';
 import { disciplineOfFamily, FAMILIES, type Family } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
@@ -22,9 +22,9 @@ import {
   turnaroundCsvRows,
   weeklyTurnaround,
   type DayCounts,
-  type DisciplineWeeks,
   type Turnaround,
   type TurnaroundFilter,
+  type TurnaroundWeeks,
   type TurnaroundRequest,
   type UrgencyCursor,
 } from '../../domain/turnaround.js';
@@ -66,7 +66,8 @@ async function loads(db: Knex, today: string) {
     .select('scope', db.raw('count(*) as open_count'), db.raw('sum(case when due_key < ? then 1 else 0 end) as late', [today]), db.raw('min(submission_date) as oldest'));
   const byScope = new Map(rows.map((r) => [r.scope, { open: Number(r.open_count), late: Number(r.late), oldest: r.oldest }]));
   return {
-    total: byScope.get(ALL)?.open ?? 0,
+    /** How many open (or late) requests a scope has: the list's length when it is filtered by no days. */
+    total: (scope: string, late: boolean | undefined) => byScope.get(scope)?.[late ? 'late' : 'open'] ?? 0,
     disciplines: disciplineLoads(FAMILIES.flatMap((family) => {
       const counts = byScope.get(disciplineOfFamily(family));
       return counts ? [{ family, ...counts }] : [];
@@ -127,9 +128,7 @@ function split(rows: Row[], limit: number): { shown: Row[]; next?: UrgencyCursor
   return { shown, ...(rows.length > limit && last ? { next: { dueKey: last.due_key, submissionDate: last.submission_date, id: Number(last.id) } } : {}) };
 }
 
-const filtered = (filter: TurnaroundFilter) => Boolean(filter.discipline || filter.since || filter.until || filter.late);
-
-/** How many open requests a filter lists (without one, the loads' total says it). */
+/** How many open requests a filter lists: the loads count them per discipline, open and late, but not per day. */
 async function countOpen(db: Knex, filter: TurnaroundFilter, today: string): Promise<number> {
   const [{ n }] = await openRequests(db, filter, today).count({ n: '*' });
   return Number(n);
@@ -141,7 +140,9 @@ async function countOpen(db: Knex, filter: TurnaroundFilter, today: string): Pro
  * over the progress rows of the disciplines (migration 020's (scope, submission_date) index) per day,
  * folded into weeks in server/domain. Rejected requests count nowhere.
  */
-async function weeks(db: Knex, filter: TurnaroundFilter, window: { since: string; until: string }, today: string): Promise<DisciplineWeeks[]> {
+export async function turnaroundWeeks(db: Knex, actor: Actor, today: string, filter: TurnaroundFilter): Promise<TurnaroundWeeks> {
+  if (!can(actor, 'request:review')) throw forbidden();
+  const window = chartWindow(today, filter);
   const families = familiesOfFilter(filter);
   const open = isOpen(db, 'p.status');
   const releasedLate = "p.status = 'RELEASED' and substr(r.released_at, 1, 10) > p.due_key";
@@ -161,21 +162,19 @@ async function weeks(db: Knex, filter: TurnaroundFilter, window: { since: string
     );
   const familyOf = new Map<string, Family>(families.map((f) => [disciplineOfFamily(f), f]));
   const days: DayCounts[] = rows.map((r) => ({ family: familyOf.get(r.scope)!, day: r.day, onTime: Number(r.on_time), late: Number(r.late), open: Number(r.open_count) }));
-  return weeklyTurnaround(days, window, families);
+  return { today, window, weeks: weeklyTurnaround(days, window, families) };
 }
 
 export async function turnaround(db: Knex, actor: Actor, today: string, page: TurnaroundPageInput): Promise<TurnaroundPage> {
   if (!can(actor, 'request:review')) throw forbidden();
   const filter: TurnaroundFilter = { discipline: page.discipline, since: page.since, until: page.until, late: page.late };
-  const window = chartWindow(today, filter);
-  const [{ total, disciplines }, rows, chart, count] = await Promise.all([
+  const [{ total, disciplines }, rows, count] = await Promise.all([
     loads(db, today),
     pageOfOpenRequests(db, today, page),
-    weeks(db, filter, window, today),
-    filtered(filter) ? countOpen(db, filter, today) : undefined,
+    filter.since || filter.until ? countOpen(db, filter, today) : undefined,
   ]);
   const { shown, next } = split(rows, page.limit);
-  return { turnaround: { today, disciplines, window, weeks: chart, requests: shown.map((r) => presented(r, today)) }, total: count ?? total, ...(next ? { next } : {}) };
+  return { turnaround: { today, disciplines, requests: shown.map((r) => presented(r, today)) }, total: count ?? total(filter.discipline ?? ALL, filter.late), ...(next ? { next } : {}) };
 }
 
 /**

@@ -84,6 +84,7 @@ const MATRIX: Record<string, string> = {
   'GET /requests/labels/:requestId': 'LDDPDDDP',
   'GET /requests/timeline/:requestId': 'LPDPDDDP',
   'GET /requests/turnaround': 'LDDPDDDP',
+  'GET /requests/turnaround/weeks': 'LDDPDDDP',
   'GET /audit': 'LDDPDDDP',
 };
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRequests } from '../../../fixtures/requests.js';
 import { refreshProgress } from '../../../server/db/requestProgress.js';
 import { QUEUE_EXPORT_CHUNK } from '../../../server/domain/queue.js';
-import type { Turnaround } from '../../../server/domain/turnaround.js';
+import type { Turnaround, TurnaroundWeeks } from '../../../server/domain/turnaround.js';
 import type { HttpClient, HttpResponse } from '../../helpers/httpClient.js';
 import { startTestApp, type TestApp } from '../../helpers/testApp.js';
 import { databaseKind } from '../../helpers/testDatabase.js';
@@ -108,16 +108,21 @@ describe(`turnaround dashboard (${databaseKind()})`, () => {
     await setDueDates([[onTime, '2025-06-10'], [releasedLate, '2025-06-10'], [openLate, '2025-06-17'], [rejected, '2025-06-18'], [openChem, '2026-04-01'], [openMolBio, null]]);
 
     const june = 'since=2025-06-02&until=2025-06-22';
-    const res = await staff.get<Turnaround>(`/requests/turnaround?${june}`);
-    expect(res.status).toBe(200);
-    expect(res.body.window).toEqual({ since: '2025-06-02', until: '2025-06-22' });
+    const chart = await staff.get<TurnaroundWeeks>(`/requests/turnaround/weeks?${june}`);
+    expect(chart.status).toBe(200);
+    expect(chart.body.window).toEqual({ since: '2025-06-02', until: '2025-06-22' });
     const week = (w: string, onTimeCount: number, late: number, open: number) => ({ week: w, onTime: onTimeCount, late, open });
-    expect(res.body.weeks).toEqual([
+    expect(chart.body.weeks).toEqual([
       { family: 'microbio', label: 'Microbiological', weeks: [week('2025-06-02', 1, 1, 0), week('2025-06-09', 0, 1, 0), week('2025-06-16', 0, 0, 0)] },
       { family: 'chem', label: 'Chemical', weeks: [week('2025-06-02', 0, 0, 0), week('2025-06-09', 0, 0, 1), week('2025-06-16', 0, 0, 0)] },
       { family: 'molBio', label: 'Molecular Biology', weeks: [week('2025-06-02', 0, 0, 0), week('2025-06-09', 0, 0, 0), week('2025-06-16', 0, 0, 1)] },
     ]);
+    const families = async (query: string) => (await staff.get<TurnaroundWeeks>(`/requests/turnaround/weeks?${june}&${query}`)).body.weeks.map((w) => w.family);
+    expect(await families('discipline=microbio')).toEqual(['microbio']);
+    expect(await families('discipline=chem')).toEqual(['chem']);
+
     // The list holds the open requests submitted in those days, late first; the count is of them.
+    const res = await staff.get<Turnaround>(`/requests/turnaround?${june}`);
     expect(res.body.requests.map((r) => r.requestId)).toEqual([openLate, openChem, openMolBio]);
     expect(res.headers.get('X-Total-Count')).toBe('3');
     // The load per discipline stays the whole laboratory's.
@@ -126,12 +131,24 @@ describe(`turnaround dashboard (${databaseKind()})`, () => {
     const listed = async (query: string) => {
       const page = await staff.get<Turnaround>(`/requests/turnaround?${june}&${query}`);
       expect(page.status, query).toBe(200);
-      return { ids: page.body.requests.map((r) => r.requestId), total: page.headers.get('X-Total-Count'), families: page.body.weeks.map((w) => w.family) };
+      return { ids: page.body.requests.map((r) => r.requestId), total: page.headers.get('X-Total-Count') };
     };
-    expect(await listed('discipline=microbio')).toEqual({ ids: [openLate], total: '1', families: ['microbio'] });
-    expect(await listed('late=true')).toEqual({ ids: [openLate], total: '1', families: ['microbio', 'chem', 'molBio'] });
-    expect(await listed('late=false')).toEqual({ ids: [openLate, openChem, openMolBio], total: '3', families: ['microbio', 'chem', 'molBio'] });
-    expect(await listed('discipline=chem&late=true')).toEqual({ ids: [], total: '0', families: ['chem'] });
+    expect(await listed('discipline=microbio')).toEqual({ ids: [openLate], total: '1' });
+    expect(await listed('late=true')).toEqual({ ids: [openLate], total: '1' });
+    expect(await listed('late=false')).toEqual({ ids: [openLate, openChem, openMolBio], total: '3' });
+    expect(await listed('discipline=chem&late=true')).toEqual({ ids: [], total: '0' });
+    // Without days the count comes from the loads per discipline: it is the list's length all the same.
+    for (const query of ['discipline=microbio', 'late=true', 'discipline=molbio&late=true', 'late=false']) {
+      let length = 0;
+      let total: string | null = null;
+      for (let path: string | undefined = `/requests/turnaround?limit=200&${query}`; path; ) {
+        const page: HttpResponse<Turnaround> = await staff.get<Turnaround>(path);
+        length += page.body.requests.length;
+        total = page.headers.get('X-Total-Count');
+        path = nextLink(page);
+      }
+      expect(total, query).toBe(String(length));
+    }
     // Paged, the next link keeps the filter.
     const first = await staff.get<Turnaround>(`/requests/turnaround?${june}&limit=2`);
     expect(first.body.requests.map((r) => r.requestId)).toEqual([openLate, openChem]);
@@ -146,24 +163,28 @@ describe(`turnaround dashboard (${databaseKind()})`, () => {
     expect(lines[1]).toMatch(/^\d{4}-\d{4},FOR_RELEASE,[^,]+,Molecular Biology,2025-06-20T08:00:00.000Z,,273,0$/);
 
     // Without days, the chart is the last 12 weeks up to today (Friday 20 March 2026: from Monday 29 December).
-    const recent = await staff.get<Turnaround>('/requests/turnaround?discipline=chem');
+    const recent = await staff.get<TurnaroundWeeks>('/requests/turnaround/weeks?discipline=chem');
     expect(recent.body.window).toEqual({ since: '2025-12-29', until: '2026-03-20' });
     expect(recent.body.weeks[0].weeks.map((w) => w.week)).toHaveLength(12);
   });
 
-  it('refuses a bad filter with the reason', async () => {
-    for (const [query, reason] of [
-      ['since=2025-06-10&until=2025-06-02', /^until: must not be before since$/],
-      ['since=2024-01-01&until=2025-06-02', /^since: the days charted span at most 366 days/],
-      ['since=2024-01-01', /^since: the days charted span at most 366 days/],
-      ['discipline=bio', /^discipline: must be one of chem, microbio, molbio$/],
-      ['late=yes', /^late: must be true or false$/],
-      ['since=2025-02-30', /^since: is not a real date$/],
+  it('refuses a bad filter with the reason; the chart at most 366 days, the list any range', async () => {
+    for (const [path, query, reason] of [
+      ['', 'since=2025-06-10&until=2025-06-02', /^until: must not be before since$/],
+      ['/weeks', 'since=2025-06-10&until=2025-06-02', /^until: must not be before since$/],
+      ['/weeks', 'since=2024-01-01&until=2025-06-02', /^since: the days charted span at most 366 days/],
+      ['/weeks', 'since=2024-01-01', /^since: the days charted span at most 366 days/],
+      ['', 'discipline=bio', /^discipline: must be one of chem, microbio, molbio$/],
+      ['/weeks', 'discipline=bio', /^discipline: must be one of chem, microbio, molbio$/],
+      ['', 'late=yes', /^late: must be true or false$/],
+      ['/weeks', 'late=true', /late/],
+      ['', 'since=2025-02-30', /^since: is not a real date$/],
     ] as const) {
-      const res = await staff.get(`/requests/turnaround?${query}`);
-      expect(res.status, query).toBe(400);
-      expect(res.body.message, query).toMatch(reason);
+      const res = await staff.get(`/requests/turnaround${path}?${query}`);
+      expect(res.status, `${path}?${query}`).toBe(400);
+      expect(res.body.message, `${path}?${query}`).toMatch(reason);
     }
+    expect((await staff.get('/requests/turnaround?since=2024-01-01')).status).toBe(200);
   });
 
   it('refuses a bad page size or cursor with the reason', async () => {
@@ -188,10 +209,12 @@ describe(`turnaround dashboard (${databaseKind()})`, () => {
 
   it('is for the desk only, also as CSV', async () => {
     expect((await app.anonymous().get('/requests/turnaround')).status).toBe(401);
+    expect((await app.anonymous().get('/requests/turnaround/weeks')).status).toBe(401);
     for (const role of ['client', 'chemtester', 'microbiotester', 'molbiotester'] as const) {
       const { http } = await app.signedIn(role);
       expect((await http.get('/requests/turnaround')).status).toBe(403);
       expect((await http.get('/requests/turnaround?format=csv')).status).toBe(403);
+      expect((await http.get('/requests/turnaround/weeks')).status).toBe(403);
     }
   });
 

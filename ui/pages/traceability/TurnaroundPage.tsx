@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router-dom';
 import { FAMILY_LABELS } from '../../../server/domain/catalog.js';
 import { STATUS_DISPLAY } from '../../../server/domain/requestStatus.js';
 import { DISCIPLINES } from '../../../server/domain/roles.js';
-import { getTurnaround, turnaroundPath, type TurnaroundPage as FirstPage } from '../../api/traceability.js';
+import { getTurnaround, getTurnaroundWeeks, turnaroundPath, turnaroundWeeksPath, type TurnaroundPage as FirstPage } from '../../api/traceability.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
 import { CsvExportLink } from '../../components/queue/CsvExportLink.js';
@@ -29,9 +29,12 @@ export function TurnaroundPage() {
   const id = useId();
   const [view, change] = useListParams(VIEW_DEFAULTS);
   const late = view.show !== 'open';
-  const params = { discipline: view.discipline || null, since: view.since || null, until: view.until || null, late: late ? 'true' : null };
+  const filter = { discipline: view.discipline || null, since: view.since || null, until: view.until || null };
+  const params = { ...filter, late: late ? 'true' : null };
   const path = turnaroundPath(params);
+  const chartPath = turnaroundWeeksPath(filter);
   const state = useLoad(useCallback((signal: AbortSignal) => getTurnaround(path, signal), [path]));
+  const chart = useLoad(useCallback((signal: AbortSignal) => getTurnaroundWeeks(chartPath, signal), [chartPath]));
   const listName = late ? 'Late requests' : 'Open requests';
   return (
     <Page title="Turnaround" note="Open requests by age and due date, late ones first, and how turnaround went week by week." width="wide">
@@ -94,14 +97,15 @@ export function TurnaroundPage() {
               </tbody>
             </table>
           </ScrollingTable>
-          <h2>
-            Per week of submission, {state.data.turnaround.window.since} to {state.data.turnaround.window.until}
-          </h2>
-          <div className="turnaround-charts">
-            {state.data.turnaround.weeks.map((d) => (
-              <WeeklyTurnaroundChart key={d.family} discipline={d} />
-            ))}
-          </div>
+          <h2>Per week of submission{chart.status === 'ready' && `, ${chart.data.window.since} to ${chart.data.window.until}`}</h2>
+          <LoadStatus state={chart} />
+          {chart.status === 'ready' && (
+            <div className="turnaround-charts">
+              {chart.data.weeks.map((d) => (
+                <WeeklyTurnaroundChart key={d.family} discipline={d} />
+              ))}
+            </div>
+          )}
           <h2>{listName}</h2>
           <p>
             <CsvExportLink path="/requests/turnaround" params={params} what={listName.toLowerCase()} />
