@@ -130,7 +130,7 @@ export async function requestSpecifications(db: Knex, clock: Clock, actor: Actor
     .select('analyses.sample_id', 'analyses.test_code', 'analyses.analysis_date');
   const tests = [...new Set(analyses.map((a) => a.test_code))];
   const mayRead = can(actor, 'results:read-request', { clientUserId: Number(request.client_user_id), requestStatus: 'RELEASED', groups: groupsOfTests(tests) });
-  if (!mayRead) throw forbidden('You do not have permission to read this request.');
+  if (!mayRead) throw forbidden();
   const [specs, rule] = await Promise.all([specificationsOf(db, tests), readDecisionRule(db)]);
   const scope = scopeOfRow(request);
   return {

@@ -137,7 +137,7 @@ describe(`fuzz of every route (${databaseKind()})`, () => {
       { clientUserId: client.id, tests: ['eColi', 'betaLactams', 'chloramphenicol', 'dog'], status: 'FOR_TESTING' },
       { clientUserId: client.id, tests: ['eColi'] },
     ]);
-    valid = { userId: String(client.id), requestId: String(seeded[0].requestId), sampleId: String(seeded[0].sampleIds[0]), report: 'microbioreport', token: 'no-such-token', name: 'pending', reportNumber: '2026-9999-R1' };
+    valid = { userId: String(client.id), requestId: String(seeded[0].requestId), sampleId: String(seeded[0].sampleIds[0]), report: 'microbioreport', token: 'no-such-token', name: 'pending', reportNumber: '2026-9999-R1', id: '1' };
   });
   afterAll(async () => {
     agent.destroy();
@@ -150,7 +150,7 @@ describe(`fuzz of every route (${databaseKind()})`, () => {
       fc.record({
         route: fc.constant(route),
         who: CALLER_OF[route.key] ? fc.oneof(fc.constant(CALLER_OF[route.key]), fc.constantFrom(...callers.keys())) : fc.constantFrom(...callers.keys()),
-        params: fc.record({ userId: segment(valid.userId), requestId: segment(valid.requestId), sampleId: segment(valid.sampleId), report: segment(valid.report), token: segment(valid.token), name: segment(valid.name), reportNumber: segment(valid.reportNumber) }),
+        params: fc.record({ userId: segment(valid.userId), requestId: segment(valid.requestId), sampleId: segment(valid.sampleId), report: segment(valid.report), token: segment(valid.token), name: segment(valid.name), reportNumber: segment(valid.reportNumber), id: segment(valid.id) }),
         query,
         body: bodyText(VALID_BODIES[route.key] ?? ANY_VALID_BODY),
         // Half the calls without extra headers, as a browser sends them, so that valid calls get through.
