@@ -221,7 +221,7 @@ describe(`every API call (${databaseKind()})`, () => {
     ]);
     ownerRequestIds = seeded.map((s) => s.requestId);
     // The FOR_TESTING request is one no desk call can move, so calls in any order meet the same state.
-    valid = { userId: String(owner), requestId: String(seeded[0].requestId), sampleId: String(seeded[0].sampleIds[0]), report: 'microbioreport', token: 'no-such-token-0000', name: 'for-testing', reportNumber: '2026-9999-R1' };
+    valid = { userId: String(owner), requestId: String(seeded[0].requestId), sampleId: String(seeded[0].sampleIds[0]), report: 'microbioreport', token: 'no-such-token-0000', name: 'for-testing', reportNumber: '2026-9999-R1', id: '1' };
   });
   afterAll(() => app?.close());
 

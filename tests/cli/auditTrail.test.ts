@@ -49,6 +49,7 @@ const RUNS = (dir: string, sqlite: boolean): Record<string, Run[] | string> => (
   results: [{ args: ['results', 'import', path.resolve('fixtures/results-example.csv'), '--as', 'microbiotester@demo.lab'] }],
   seed: [{ args: ['seed', '--volume', '3'] }],
   report: [{ args: ['report', 'monthly', '--year', '2026'] }],
+  specs: [{ args: ['specs', 'export', '--out', path.join(dir, 'specs.csv')] }, { args: ['specs', 'import', path.join(dir, 'specs.csv'), '--as', 'staff@demo.lab'] }],
   certificate: [{ args: ['certificate', '2026-0002', '--out', path.join(dir, 'coa.pdf')], env: { PUBLIC_URL: 'https://lab.example.org' } }],
   labels: [{ args: ['labels', '2026-0003', '--out', path.join(dir, 'labels.pdf')] }],
   audit: [{ args: ['audit', '--json'] }],

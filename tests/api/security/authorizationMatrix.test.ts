@@ -86,6 +86,16 @@ const MATRIX: Record<string, string> = {
   'GET /requests/turnaround': 'LDDPDDDP',
   'GET /requests/turnaround/weeks': 'LDDPDDDP',
   'GET /audit': 'LDDPDDDP',
+  // Specifications (issue 26): the desk and the testers read them, the desk sets them; a request's
+  // specifications for whoever reads its results; re-evaluation is an amendment (the desk).
+  'GET /api/specifications': 'LDDPPPPP',
+  'POST /api/specifications': 'LDDPDDDP',
+  'GET /api/specifications/:id/history': 'LDDPPPPP',
+  'GET /api/settings/decision-rule': 'LDDPPPPP',
+  'PUT /api/settings/decision-rule': 'LDDPDDDP',
+  'GET /api/requests/:requestId/specifications': 'LPDPPPPP',
+  'POST /api/requests/:requestId/re-evaluate': 'LDDPDDDP',
+  'GET /api/reports/nonconformities': 'LDDPPPPP',
 };
 
 const classOf = (status: number) => (status === 401 ? 'L' : status === 403 ? 'D' : status >= 500 ? '5' : 'P');
@@ -105,7 +115,7 @@ describe(`authorization matrix (${databaseKind()})`, () => {
     http.clientB = (await app.signedIn('client')).http;
     for (const role of ['staff', 'chemtester', 'microbiotester', 'molbiotester', 'admin'] as const) http[role] = (await app.signedIn(role)).http;
     const [request] = await insertRequests(app.db, [{ clientUserId: clientA.user.id, tests: ['eColi', 'betaLactams', 'chloramphenicol', 'dog'], status: 'FOR_TESTING' }]);
-    values = { userId: String(clientA.user.id), requestId: String(request.requestId), sampleId: String(request.sampleIds[0]), report: 'microbioreport', name: 'pending', token: 'no-such-token', reportNumber: '2026-9999-R1' };
+    values = { userId: String(clientA.user.id), requestId: String(request.requestId), sampleId: String(request.sampleIds[0]), report: 'microbioreport', name: 'pending', token: 'no-such-token', reportNumber: '2026-9999-R1', id: '1' };
   });
   afterAll(() => app?.close());
 

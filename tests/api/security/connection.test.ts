@@ -51,7 +51,7 @@ describe(`the caller's connection (${databaseKind()})`, () => {
     const app = appOf();
     const { user, http } = await app.signedIn('admin');
     const [seeded] = await insertRequests(app.db, [{ clientUserId: (await app.createUser('client')).id, tests: ['eColi'], status: 'FOR_TESTING' }]);
-    const values = { userId: String(user.id), requestId: String(seeded.requestId), sampleId: String(seeded.sampleIds[0]), report: 'microbioreport', name: 'pending', token: 'no-such-token', reportNumber: '2026-9999-R1' };
+    const values = { userId: String(user.id), requestId: String(seeded.requestId), sampleId: String(seeded.sampleIds[0]), report: 'microbioreport', name: 'pending', token: 'no-such-token', reportNumber: '2026-9999-R1', id: '1' };
     const failures: string[] = [];
     for (const client of [app.anonymous(), http]) {
       for (const route of mountedRoutes(app.deps).filter((r) => r.key !== 'POST /logout')) {

@@ -36,7 +36,7 @@ describe(`Content-Encoding of request bodies (${databaseKind()})`, () => {
 
   it('never answers a false gzip body with a 5xx, on any call, signed in or not', async () => {
     const { user, http } = await app.signedIn('admin');
-    const values = { userId: String(user.id), requestId: '1', sampleId: '1', report: 'microbioreport', reportNumber: '2026-9999-R1' };
+    const values = { userId: String(user.id), requestId: '1', sampleId: '1', report: 'microbioreport', reportNumber: '2026-9999-R1', id: '1' };
     const cookie = `lab_session=${http.cookie('lab_session')}`;
     const failures: string[] = [];
     for (const route of mountedRoutes(app.deps).filter((r) => r.method !== 'GET' && r.key !== 'POST /logout')) {

@@ -66,7 +66,7 @@ describe(`well-formed text on every route (${databaseKind()})`, () => {
     const [seeded] = await insertRequests(app.db, [{ clientUserId: client.id, tests: ['eColi', 'betaLactams'], status: 'FOR_TESTING' }]);
     ({ requestId } = seeded);
     sampleId = seeded.sampleIds[0];
-    valid = { userId: String(client.id), requestId: String(requestId), sampleId: String(sampleId), report: 'microbioreport', token: 'no-such-token', name: 'pending', reportNumber: '2026-9999-R1' };
+    valid = { userId: String(client.id), requestId: String(requestId), sampleId: String(sampleId), report: 'microbioreport', token: 'no-such-token', name: 'pending', reportNumber: '2026-9999-R1', id: '1' };
   });
   afterAll(async () => {
     await app?.close();
