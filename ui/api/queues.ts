@@ -5,6 +5,7 @@
 import type { QueueName, QueueRow } from '../../server/domain/queue.js';
 import type { RequestStatus } from '../../server/domain/requestStatus.js';
 import type { AnalysisRecord, Remark } from '../../server/domain/resultShape.js';
+import type { Decision, Measurement } from '../../server/domain/specifications.js';
 import { getJson, nextPageOf, putJson, request, segment, withQuery, type QueryParams } from './http.js';
 
 export type { QueueRow };
@@ -38,13 +39,18 @@ export interface ResultEntry {
   value: string;
   remark: '' | Remark;
   analysisDate: string | null;
+  /** Issue 26, additive: the measured value behind `value` (null clears it). */
+  measurement?: Measurement | null;
+  /** The tester confirms a remark that differs from the decision's. */
+  remarkConfirmed?: boolean;
 }
 
 export interface SavedResults {
   requestId: number;
   changed: number;
   requestStatus: RequestStatus;
-  analyses: AnalysisRecord[];
+  /** Each with its stored measurement and decision (issue 26), where the server has them. */
+  analyses: Array<AnalysisRecord & { measurement?: Measurement | null; decision?: Decision | null }>;
 }
 
 /** PUT results/request/{requestId}: every entry in one call and one transaction. */
