@@ -1,22 +1,19 @@
-import { useCallback, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { FAMILIES, FAMILY_LABELS } from '../../../server/domain/catalog.js';
 import { familiesOf } from '../../../server/domain/requestShape.js';
-import { testResultsBySample } from '../../../server/domain/resultShape.js';
 import { rejectRequest, releaseRequest } from '../../api/desk.js';
 import type { QueueRow } from '../../api/queues.js';
-import { getRequestDetail } from '../../api/requests.js';
-import { getCombinedResult } from '../../api/results.js';
 import { RELEASE_MEANING } from '../../../server/domain/certificate.js';
+import type { Outcome } from '../../../server/domain/specifications.js';
 import { RejectDialog } from '../../components/desk/RejectDialog.js';
-import { LoadStatus } from '../../components/LoadStatus.js';
 import { SignatureDialog } from '../../components/SignatureDialog.js';
 import { Page } from '../../components/Page.js';
 import { PositiveFinding } from '../../components/queue/PositiveFinding.js';
 import { QueueFooter } from '../../components/queue/QueueFooter.js';
+import { RequestResults } from '../../components/requests/RequestResults.js';
+import { DecisionBadge } from '../../components/specifications/DecisionBadge.js';
 import { useDeskQueue } from '../../components/queue/useDeskQueue.js';
 import { formatDay, formatTimestampDay, purposeText } from '../../components/requests/format.js';
-import { SampleResults } from '../../components/requests/SampleResults.js';
-import { useLoad } from '../../hooks/useLoad.js';
 import { useNotify } from '../../components/Notice.js';
 import '../../styles/client.css';
 import '../../styles/staff.css';
@@ -84,6 +81,7 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
                     </button>
                   </h2>
                   {r.anyPositive && <PositiveFinding />}
+                  <RowConformity row={r} />
                   <dl className="release-families">
                     {/* Every analysis of a request awaiting release is complete. */}
                     {FAMILIES.filter((family) => familiesOf(r.tests).includes(family)).map((family) => (
@@ -112,7 +110,7 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
                   </div>
                 </div>
                 <div id={panel} className="release-results" hidden={!expanded}>
-                  {expanded && <ReleaseResults requestId={r.requestId} />}
+                  {expanded && <RequestResults requestId={r.requestId} />}
                 </div>
               </li>
             );
@@ -142,24 +140,13 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
   );
 }
 
-/** The results of one request, per sample, read when its row is expanded. */
-function ReleaseResults({ requestId }: { requestId: number }) {
-  const state = useLoad(
-    useCallback(
-      async (signal: AbortSignal) => {
-        const [request, result] = await Promise.all([getRequestDetail(requestId, signal), getCombinedResult(requestId, signal)]);
-        return { samples: request.samples, bySample: testResultsBySample(result, request.tests) };
-      },
-      [requestId],
-    ),
+/** The request's statement of conformity (the worst of its results' decisions), where any was judged. */
+function RowConformity({ row }: { row: QueueRow & { conformity?: Outcome | null } }) {
+  if (!row.conformity) return null;
+  return (
+    <span className="release-conformity">
+      <span className="visually-hidden">Conformity: </span>
+      <DecisionBadge outcome={row.conformity} />
+    </span>
   );
-  if (state.status !== 'ready') return <LoadStatus state={state} />;
-  return state.data.samples.map((sample) => (
-    <SampleResults
-      key={sample.sampleId}
-      position={sample.position}
-      description={sample.sampleTypeDescription}
-      results={state.data.bySample.get(sample.sampleId) ?? []}
-    />
-  ));
 }
