@@ -26,6 +26,7 @@ import { resultsRouter } from './http/results/router.js';
 import { reportsRouter } from './http/reports/router.js';
 import { certificatesRouter } from './http/certificates/router.js';
 import { auditRouter } from './http/audit/router.js';
+import { specificationsRouter } from './http/specifications/router.js';
 import { openApiRouter } from './http/openapi.js';
 import { methodNotAllowed } from './errors.js';
 import { packageRoot } from './packageRoot.js';
@@ -39,7 +40,7 @@ export interface CreateAppOptions extends AppDeps {
 
 /** Every API router, in mounting order; tests enumerate their routes to cover each call. */
 export function apiRouters(deps: AppDeps): AppRouter[] {
-  const routers = [healthRouter(deps), accountsRouter(deps), requestsRouter(deps), resultsRouter(deps), reportsRouter(deps), certificatesRouter(deps), auditRouter(deps)];
+  const routers = [healthRouter(deps), accountsRouter(deps), requestsRouter(deps), resultsRouter(deps), reportsRouter(deps), certificatesRouter(deps), auditRouter(deps), specificationsRouter(deps)];
   return [...routers, openApiRouter(routers, { title: `${deps.config.labName} laboratory portal API`, serverUrl: deps.config.publicUrl })];
 }
 

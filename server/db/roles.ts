@@ -5,8 +5,8 @@
 // `labctl migrate latest`, so tables a release adds are covered too.
 import { isPostgres, type Db } from './knex.js';
 
-/** Tables the portal only reads and appends to. */
-const APPEND_ONLY = ['audit_log'];
+/** Tables the portal only reads and appends to: the audit trail, and specifications (a new version is a new row, issue 26). */
+const APPEND_ONLY = ['audit_log', 'specifications'];
 /** knex's bookkeeping of migrations: the portal reads it (readiness, doctor) but never writes it. */
 const READ_ONLY = ['knex_migrations', 'knex_migrations_lock'];
 

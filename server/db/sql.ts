@@ -85,7 +85,7 @@ export async function selectArrays(db: Conn, query: Knex.QueryBuilder, columns: 
 }
 
 /** Column types of rows bound as JSON (jsonRowsSource). */
-export type JsonColumns = Readonly<Record<string, 'integer' | 'text'>>;
+export type JsonColumns = Readonly<Record<string, 'integer' | 'text' | 'double precision'>>;
 
 const PLAIN_NAME = /^[a-z_][a-z0-9_]*$/;
 

@@ -5,6 +5,7 @@ import { analytesOfGroup, FAMILIES, GROUPS, type Family, type Group } from './ca
 import { isAnalysisComplete } from './requestStatus.js';
 import type { RequestListRow } from './requestShape.js';
 import { GROUP_WIRE, type AnalysisRecord } from './resultShape.js';
+import type { Outcome } from './specifications.js';
 
 export interface Completion {
   completeMicrobio: boolean;
@@ -15,7 +16,10 @@ export interface Completion {
 }
 
 /** A row of GET requests/for-release: the request's summary and its completion (results are read per request). */
-export type ForReleaseRow = RequestListRow & Completion;
+export type ForReleaseRow = RequestListRow & Completion & {
+  /** Issue 26: the worst decision of the request's analyses (null: none judged). */
+  conformity?: Outcome | null;
+};
 
 export const FAMILY_COMPLETION_KEY: Record<Family, 'completeMicrobio' | 'completeChem' | 'completeMolBio'> = {
   microbio: 'completeMicrobio',

@@ -26,7 +26,9 @@ export type Action =
   | 'certificate:withdraw'
   | 'profile:read'
   | 'profile:update'
-  | 'users:manage';
+  | 'users:manage'
+  | 'specs:read'
+  | 'specs:manage';
 
 export interface Actor {
   id: number;
@@ -82,6 +84,9 @@ const RULES: Record<Action, (actor: Actor, r: Resource) => boolean> = {
   // A client keeps its own company address up to date; the desk reads it but does not change it.
   'profile:update': (a, r) => ownsIt(a, r),
   'users:manage': (a) => a.role === 'admin',
+  // Specifications and the decision rule (issue 26): the desk and the testers read them, the desk sets them.
+  'specs:read': (a) => DESK.includes(a.role) || disciplineOf(a.role) !== null,
+  'specs:manage': (a) => DESK.includes(a.role),
 };
 
 export function can(actor: Actor, action: Action, resource: Resource = {}): boolean {

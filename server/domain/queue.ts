@@ -6,6 +6,7 @@ import type { Receipt } from './reception.js';
 import type { RequestStatus } from './requestStatus.js';
 import type { TesterSample } from './resultShape.js';
 import type { Discipline } from './roles.js';
+import type { Outcome } from './specifications.js';
 
 export const QUEUES = ['pending', 'for-release', 'for-testing', 'released'] as const;
 export type QueueName = (typeof QUEUES)[number];
@@ -84,6 +85,8 @@ export interface QueueRow {
   dueDate: string | null;
   /** for-release: whether any result is positive. */
   anyPositive?: boolean;
+  /** for-release (issue 26): the worst decision of the request's analyses (null: none judged). */
+  conformity?: Outcome | null;
   /** for-testing: complete analyses (value and +/-) of the tester's discipline (every discipline for staff) out of all. */
   progress?: { entered: number; total: number };
   /** for-testing: the samples with their request's sample information, in row order. */

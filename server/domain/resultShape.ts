@@ -8,6 +8,7 @@ import type { Receipt } from './reception.js';
 import type { RequestListRow } from './requestShape.js';
 import { isAnalysisComplete } from './requestStatus.js';
 import { isWellFormedText, refuseInvalidCharacters } from './wellFormedText.js';
+import { MeasurementSchema, type Decision, type Measurement } from './specifications.js';
 
 export type Remark = 'positive' | 'negative';
 
@@ -22,6 +23,9 @@ export interface AnalysisRecord {
   value: string | null;
   remark: Remark | null;
   analysisDate: string | null;
+  /** The measured value and the decision against the specification (issue 26), when there are. */
+  measurement?: Measurement | null;
+  decision?: Decision | null;
 }
 
 /**
@@ -31,7 +35,7 @@ export interface AnalysisRecord {
 export type WideResult = {
   sampleId: number;
   result: { requestId: number };
-} & Record<string, string | number | null | { requestId: number }>;
+} & Record<string, string | number | null | { requestId: number } | Measurement | Decision>;
 
 /** The combined result of one request (SPEC section 3 "Combined result"). */
 export interface CombinedResult {
@@ -80,6 +84,10 @@ export const GROUP_WIRE: Record<Group, {
 
 export const remarksKey = (code: string) => `${code}Remarks`;
 export const analysisDateKey = (code: string) => `${code}AnalysisDate`;
+/** Issue 26, additive: `<analyte>Measurement` (PUT and GET), `<analyte>Decision` (GET), `<analyte>RemarkConfirmed` (PUT). */
+export const measurementKey = (code: string) => `${code}Measurement`;
+export const decisionKey = (code: string) => `${code}Decision`;
+export const remarkConfirmedKey = (code: string) => `${code}RemarkConfirmed`;
 
 /** One analyte's result as stored: what a screen shows for it. */
 export type AnalyteResult = Pick<AnalysisRecord, 'value' | 'remark' | 'analysisDate'>;
@@ -137,6 +145,9 @@ export function toWideResults(group: Group, analyses: readonly AnalysisRecord[])
     item[a.testCode] = a.value;
     item[remarksKey(a.testCode)] = a.remark;
     item[analysisDateKey(a.testCode)] = a.analysisDate;
+    // Issue 26's fields, for the analyses the request has (the SPEC's fields keep their shape).
+    item[measurementKey(a.testCode)] = a.measurement ?? null;
+    item[decisionKey(a.testCode)] = a.decision ?? null;
   }
   return [...bySample.values()];
 }
@@ -221,6 +232,10 @@ export interface WideEntry {
   value: string | null;
   remark: '' | Remark | null;
   analysisDate: string | null;
+  /** Issue 26: absent leaves the stored measurement, null clears it. */
+  measurement?: Measurement | null;
+  /** The tester confirms a remark that differs from the decision's. */
+  remarkConfirmed?: boolean;
 }
 
 /**
@@ -243,21 +258,32 @@ export function parseWidePayload(group: Group, payload: unknown): { ok: true; en
   for (const key of Object.keys(body)) {
     // Keys the wide shape itself carries are accepted and ignored, so a GET item can be sent back.
     if (key === 'sampleId' || key === 'result') continue;
-    const code = key.replace(/(AnalysisDate|Remarks)$/, '');
+    const code = key.replace(/(AnalysisDate|Remarks|Measurement|Decision|RemarkConfirmed)$/, '');
     if (!codes.includes(code)) {
       problems.add(findAnalyte(code) ? `${code} is not a ${GROUP_NAMES[group]} test` : `${key} is not a result field`);
-    } else if (!sent(code)) {
+    } else if (!sent(code) && !sent(measurementKey(code)) && key !== decisionKey(code)) {
       problems.add(`${code}: remark or analysis date sent without a value`);
     }
   }
-  for (const code of codes.filter(sent)) {
+  for (const code of codes.filter((c) => sent(c) || sent(measurementKey(c)))) {
+    const measurement = sent(measurementKey(code)) ? MeasurementSchema.nullable().safeParse(body[measurementKey(code)]) : null;
+    if (measurement && !measurement.success) {
+      for (const issue of measurement.error.issues) problems.add(`${measurementKey(code)}: ${issue.message}`);
+    }
+    const confirmed = body[remarkConfirmedKey(code)];
+    if (confirmed !== undefined && typeof confirmed !== 'boolean') problems.add(`${remarkConfirmedKey(code)}: must be true or false`);
     const parsed = ResultFields.safeParse({
-      value: body[code],
+      value: body[code] ?? null,
       remark: body[remarksKey(code)] ?? '',
       analysisDate: body[analysisDateKey(code)] ?? null,
     });
     if (parsed.success) {
-      entries.push({ testCode: code, ...parsed.data });
+      entries.push({
+        testCode: code,
+        ...parsed.data,
+        ...(measurement?.success ? { measurement: measurement.data } : {}),
+        ...(confirmed === true ? { remarkConfirmed: true } : {}),
+      });
       continue;
     }
     for (const issue of parsed.error.issues) {

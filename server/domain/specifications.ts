@@ -1,6 +1,8 @@
 // Specifications (regulatory limits per analyte) and the decision rule that judges a measured result
 // against them (issue 26; ISO/IEC 17025 7.8.6, ILAC-G8:09/2019). Pure: the server decides with it
 // when a result is saved, the tester bench shows the same decision before saving.
+import { z } from 'zod';
+import { isIsoDate } from './dates.js';
 
 export type SpecKind = 'qualitative' | 'quantitative' | 'count';
 export const SPEC_KINDS = ['qualitative', 'quantitative', 'count'] as const satisfies readonly SpecKind[];
@@ -55,6 +57,33 @@ export interface Measurement {
   uncertainty: number | null;
   coverageK: number | null;
   qualifier: Qualifier | null;
+}
+
+/** Largest number a measurement may hold: a value beyond it is a typing error, not a result. */
+export const MAX_MEASURED = 1e12;
+
+const amount = (name: string) =>
+  z.number(`${name} must be a number`).refine(Number.isFinite, `${name} must be a finite number`)
+    .refine((x) => x >= 0 && x <= MAX_MEASURED, `${name} must be between 0 and ${MAX_MEASURED}`);
+
+/** A measurement as the results calls accept it: a number with its unit (and U, k), or a qualifier. */
+export const MeasurementSchema = z
+  .strictObject({
+    value: amount('value').nullable().default(null),
+    unit: z.string('unit must be text').trim().max(40, 'unit must be at most 40 characters').nullable().default(null),
+    uncertainty: amount('uncertainty').nullable().default(null),
+    coverageK: z.number('coverageK must be a number').gt(0, 'coverageK must be above 0').max(10, 'coverageK must be at most 10').nullable().default(null),
+    qualifier: z.enum(QUALIFIERS, `qualifier must be one of ${QUALIFIERS.join(', ')}`).nullable().default(null),
+  })
+  .refine((m) => m.value != null || m.qualifier != null, 'a measurement needs a value or a qualifier (below_loq, not_detected, detected)')
+  .refine((m) => m.value == null || m.qualifier == null || m.qualifier === 'detected', 'a value cannot be < LOQ or not detected at the same time')
+  .refine((m) => m.value != null || (m.uncertainty == null && m.coverageK == null), 'an uncertainty needs a value');
+
+/** The result text a measurement stands for, where the tester typed none. */
+export function measurementText(m: Measurement): string {
+  if (m.value == null) return QUALIFIER_TEXT[m.qualifier ?? 'detected'];
+  const value = m.unit ? `${m.value} ${m.unit}` : String(m.value);
+  return m.uncertainty == null ? value : `${value} ± ${m.uncertainty}${m.coverageK == null ? '' : ` (k = ${m.coverageK})`}`;
 }
 
 export type Outcome = 'conforms' | 'does_not_conform' | 'inconclusive';
@@ -232,6 +261,33 @@ export function summarize(outcomes: (Outcome | null)[]): Outcome | null {
   for (const o of outcomes) if (o && (worst == null || SEVERITY[o] > SEVERITY[worst])) worst = o;
   return worst;
 }
+
+const isoDate = (name: string) => z.string(`${name} must be a date written YYYY-MM-DD`).refine(isIsoDate, `${name} must be a date written YYYY-MM-DD`);
+const scopeText = (name: string) => z.string(`${name} must be text`).trim().min(1, `${name} must not be empty (null: any)`).max(40, `${name} must be at most 40 characters`).nullable().default(null);
+const optionalAmount = (name: string) => amount(name).nullable().default(null);
+const count = (name: string) => z.number(`${name} must be a number`).int(`${name} must be a whole number`).min(0, `${name} must be 0 or more`).max(1000, `${name} must be at most 1000`).nullable().default(null);
+
+/** A new specification as the API, the portal and `labctl specs import` send it (the server checks specificationProblems too). */
+export const SpecificationDraftSchema = z.strictObject({
+  analyte: z.string('analyte must be a test code').trim().min(1, 'analyte must be a test code').max(40, 'analyte must be a test code'),
+  sampleCategory: scopeText('sampleCategory'),
+  species: scopeText('species'),
+  purpose: scopeText('purpose'),
+  kind: z.enum(SPEC_KINDS, `kind must be one of ${SPEC_KINDS.join(', ')}`),
+  unit: z.string('unit must be text').trim().min(1, 'unit must not be empty (null: none)').max(40, 'unit must be at most 40 characters').nullable().default(null),
+  lod: optionalAmount('lod'),
+  loq: optionalAmount('loq'),
+  lowerLimit: optionalAmount('lowerLimit'),
+  upperLimit: optionalAmount('upperLimit'),
+  warningLevel: optionalAmount('warningLevel'),
+  n: count('n'),
+  c: count('c'),
+  m: optionalAmount('m'),
+  M: optionalAmount('M'),
+  source: z.string('source must be text').trim().min(3, 'source must name the regulation or document').max(500, 'source must be at most 500 characters'),
+  validFrom: isoDate('validFrom'),
+  validTo: isoDate('validTo').nullable().default(null),
+});
 
 /** Problems with a specification's own numbers (limit below LOQ, LOQ below LOD, m above M, ...). */
 export function specificationProblems(s: SpecificationDraft): string[] {

@@ -3,8 +3,8 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 
-/** The generated server secret (serverSecret.ts) and the public address `labctl serve` last ran under. */
-export type SettingKey = 'server_secret' | 'public_url';
+/** The generated server secret (serverSecret.ts), the public address `labctl serve` last ran under, the laboratory's decision rule (specifications.ts). */
+export type SettingKey = 'server_secret' | 'public_url' | 'decision_rule';
 
 export async function readSetting(db: Knex, key: SettingKey): Promise<string | undefined> {
   const row: { value: string } | undefined = await db('settings').where({ key }).first('value');

@@ -96,6 +96,8 @@ const TABLE: Record<Action, Array<[keyof typeof RESOURCES, string]>> = {
     ['others',  '- - - - - -'],
   ],
   'users:manage': [['none', '- - Y - - -']],
+  'specs:read': [['none', '- Y Y Y Y Y']],
+  'specs:manage': [['none', '- Y Y - - -']],
 };
 
 const cases = Object.entries(TABLE).flatMap(([action, rows]) =>

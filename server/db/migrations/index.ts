@@ -18,6 +18,7 @@ import * as m015 from './015_turnaround_paging.js';
 import * as m016 from './016_audit_trail.js';
 import * as m017 from './017_request_search.js';
 import * as m018 from './018_version_triggers.js';
+import * as m019 from './019_specifications.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '016_audit_trail': m016,
   '017_request_search': m017,
   '018_version_triggers': m018,
+  '019_specifications': m019,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

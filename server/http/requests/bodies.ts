@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { FAMILIES } from '../../domain/catalog.js';
 import { RECEIPT_CONDITIONS } from '../../domain/reception.js';
 import { REQUEST_STATUSES } from '../../domain/requestStatus.js';
+import { ConformityBody } from '../specifications/bodies.js';
 
 const Status = z.enum(REQUEST_STATUSES);
 const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp.' });
@@ -80,7 +81,10 @@ export const RequestViewBody = z
   .meta({ example: REQUEST });
 
 export const RequestWithSamplesBody = RequestViewBody.extend({ samples: z.array(SampleBody) }).meta({ example: { ...REQUEST, samples: [SAMPLE] } });
-export const RequestDetailBody = RequestWithSamplesBody.extend({ rejectionReason: NullableText }).meta({
+export const RequestDetailBody = RequestWithSamplesBody.extend({
+  rejectionReason: NullableText,
+  conformity: ConformityBody.optional().meta({ description: 'Issue 26: the worst decision of the analyses; for a client, once released.' }),
+}).meta({
   example: { ...REQUEST, samples: [SAMPLE], rejectionReason: null },
 });
 
@@ -108,6 +112,7 @@ export const ForReleaseRowBody = ListRow.extend({
   completeMolBio: z.boolean(),
   completeChemMicrobial: z.boolean(),
   completeChemElisa: z.boolean(),
+  conformity: ConformityBody.optional().meta({ description: 'Issue 26: the worst decision of the analyses (null: none judged).' }),
 }).meta({ example: { ...LIST_ROW, completeMicrobio: true, completeChem: false, completeMolBio: false, completeChemMicrobial: false, completeChemElisa: false } });
 
 const TesterSampleBody = SampleBody.extend({
@@ -188,6 +193,7 @@ export const QueueRowBody = z
     waitingSince: Timestamp,
     dueDate: NullableText,
     anyPositive: z.boolean().optional(),
+    conformity: ConformityBody.optional(),
     progress: z.object({ entered: z.number().int(), total: z.number().int() }).optional(),
     sampleList: z.array(TesterSampleBody).optional(),
     receipt: ReceiptBody.nullable().optional(),

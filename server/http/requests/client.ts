@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { IdSchema } from '../../domain/ids.js';
 import { SubmitRequestPayload } from '../../domain/requestPayload.js';
 import { parseInput } from '../../validation.js';
-import { assertRequestReadable, listClientRequests } from '../../services/requests/clientRequests.js';
-import { readRequestDetail, samplesOf } from '../../services/requests/read.js';
+import { assertRequestReadable, listClientRequests, readRequestDetailFor } from '../../services/requests/clientRequests.js';
+import { samplesOf } from '../../services/requests/read.js';
 import { submitRequest } from '../../services/requests/submit.js';
 import type { AppContext, AppDeps, AppRouter } from '../context.js';
 import { authorize, requireUser } from '../guards.js';
@@ -81,7 +81,6 @@ export function clientRoutes(router: AppRouter, deps: AppDeps): void {
 
   route(router, DETAIL, async (ctx) => {
     const { requestId } = parseInput(RequestIdParams, ctx.params);
-    await authorizeRequestRead(ctx, deps, requestId);
-    ctx.body = (await readRequestDetail(deps.db, requestId))!;
+    ctx.body = await readRequestDetailFor(deps.db, requireUser(ctx), requestId);
   });
 }

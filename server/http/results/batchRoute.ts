@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { IdSchema } from '../../domain/ids.js';
 import { ResultFields } from '../../domain/resultShape.js';
+import { MeasurementSchema } from '../../domain/specifications.js';
 import { assertEntersResults, saveRequestResults } from '../../services/results/saveRequest.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppRouter } from '../context.js';
@@ -17,7 +18,14 @@ const Params = z.object({ requestId: IdSchema });
 const Body = z.strictObject({
   entries: z
     .array(
-      z.strictObject({ sampleId: IdSchema, testCode: z.string('must be a test code').max(40, 'is not a test'), ...ResultFields.shape }),
+      z.strictObject({
+        sampleId: IdSchema,
+        testCode: z.string('must be a test code').max(40, 'is not a test'),
+        ...ResultFields.shape,
+        // Issue 26, additive: absent leaves the stored measurement.
+        measurement: MeasurementSchema.nullable().optional(),
+        remarkConfirmed: z.boolean('must be true or false').optional(),
+      }),
       'must be a list',
     )
     .max(MAX_ENTRIES, `may hold at most ${MAX_ENTRIES} entries`),

@@ -4,19 +4,23 @@
 import { z } from 'zod';
 import { GROUPS } from '../../domain/catalog.js';
 import { REQUEST_STATUSES } from '../../domain/requestStatus.js';
+import { DecisionBody, MeasurementBody } from '../specifications/bodies.js';
 
 const WIDE = { sampleId: 31, result: { requestId: 7 }, salmonella: 'Not detected', salmonellaRemarks: 'negative', salmonellaAnalysisDate: '2026-03-04' };
 
 /** One sample's results of a group: its analytes' values, remarks and analysis dates by name. */
 export const WideResultBody = z
   .object({ sampleId: z.number().int(), result: z.object({ requestId: z.number().int() }) })
-  .catchall(z.union([z.string(), z.number(), z.null()]).meta({ description: '<analyte>, <analyte>Remarks, <analyte>AnalysisDate.' }))
+  .catchall(
+    z.union([z.string(), z.number(), z.null(), MeasurementBody, DecisionBody])
+      .meta({ description: '<analyte>, <analyte>Remarks, <analyte>AnalysisDate; and (issue 26) <analyte>Measurement and <analyte>Decision of the analyses the sample has.' }),
+  )
   .meta({ example: WIDE });
 
 /** What a per-group PUT accepts: the wide shape's value fields (checked per analyte of the group). */
 export const WidePayload = z
-  .record(z.string(), z.union([z.string(), z.number(), z.null()]))
-  .meta({ description: '<analyte>, <analyte>Remarks and <analyte>AnalysisDate of the group, as the wide shape names them.', example: { salmonella: 'Not detected', salmonellaRemarks: 'negative', salmonellaAnalysisDate: '2026-03-04' } });
+  .record(z.string(), z.union([z.string(), z.number(), z.null(), z.boolean(), MeasurementBody.partial()]))
+  .meta({ description: '<analyte>, <analyte>Remarks and <analyte>AnalysisDate of the group, as the wide shape names them; and (issue 26) <analyte>Measurement and <analyte>RemarkConfirmed.', example: { salmonella: 'Not detected', salmonellaRemarks: 'negative', salmonellaAnalysisDate: '2026-03-04' } });
 
 export const CombinedResultBody = z
   .object({
@@ -59,6 +63,8 @@ export const SavedRequestBody = z
         value: z.string().nullable(),
         remark: z.enum(['positive', 'negative']).nullable(),
         analysisDate: z.string().nullable(),
+        measurement: MeasurementBody.nullable().optional(),
+        decision: DecisionBody.nullable().optional(),
       }),
     ),
   })

@@ -4,6 +4,10 @@ import { can, hidesMissing, type Actor } from '../../domain/policies.js';
 import type { ClientRequestRow } from '../../domain/requestShape.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
 import { forbidden, notFound } from '../../errors.js';
+import { requestConformity } from '../../db/conformity.js';
+import type { RequestDetail } from '../../domain/requestShape.js';
+import type { Outcome } from '../../domain/specifications.js';
+import { readRequestDetail } from './read.js';
 
 /** A client's requests, newest first (one query on the (client, submission date) index). */
 export async function listClientRequests(db: Knex | Knex.Transaction, clientUserId: number): Promise<ClientRequestRow[]> {
@@ -33,4 +37,15 @@ export async function assertRequestReadable(db: Knex | Knex.Transaction, actor: 
   const owner = await requestOwner(db, requestId);
   if (owner === undefined) throw hidesMissing(actor) ? forbidden() : notFound('There is no request with this id.');
   if (!can(actor, 'request:read', { clientUserId: owner })) throw forbidden();
+}
+
+/**
+ * Request `requestId` as the detail call answers it for `actor`, with its conformity (issue 26): the
+ * desk reads it at any time, the client once the results are released.
+ */
+export async function readRequestDetailFor(db: Knex, actor: Actor, requestId: number): Promise<RequestDetail & { conformity: Outcome | null }> {
+  await assertRequestReadable(db, actor, requestId);
+  const detail = (await readRequestDetail(db, requestId))!;
+  const shown = actor.role !== 'client' || detail.requestStatus === 'RELEASED';
+  return { ...detail, conformity: shown ? await requestConformity(db, requestId) : null };
 }

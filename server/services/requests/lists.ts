@@ -13,6 +13,7 @@ import { scopeOfGroup } from '../../db/requestProgress.js';
 import { joinedValues } from '../../db/sql.js';
 import { OPEN_STATUSES } from '../../domain/requestStatus.js';
 import { joinReceipt, RECEIPT_COLUMNS, receiptOf, type ReceiptColumns } from './reception.js';
+import { conformityColumn, conformityOf } from '../../db/conformity.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -136,7 +137,7 @@ export async function listReleased(db: Db, { groups, ...page }: ListRequest): Pr
  */
 export async function listForRelease(db: Db, { groups, ...page }: ListRequest): Promise<Page<ForReleaseRow>> {
   const filter: Filter = { statuses: ['FOR_RELEASE'], groups };
-  const query = requestsOf(db, filter).select(...SUMMARY_COLUMNS, testsColumn(db)).orderBy(OLDEST_FIRST);
+  const query = requestsOf(db, filter).select(...SUMMARY_COLUMNS, testsColumn(db), conformityColumn(db, 'r.id')).orderBy(OLDEST_FIRST);
   GROUPS.forEach((g, i) => {
     query
       .leftJoin(`request_progress as g${i}`, (on) => on.on(`g${i}.request_id`, 'r.id').andOnVal(`g${i}.scope`, scopeOfGroup(g)))
@@ -147,7 +148,7 @@ export async function listForRelease(db: Db, { groups, ...page }: ListRequest): 
     rows: rows.map((row) => {
       const byGroup: Partial<Record<Group, GroupCount>> = {};
       for (const g of GROUPS) byGroup[g] = { total: Number(row[`${g}_total`] ?? 0), complete: Number(row[`${g}_complete`] ?? 0) };
-      return { ...summaryOf(row), ...completionFromCounts(byGroup) };
+      return { ...summaryOf(row), ...completionFromCounts(byGroup), conformity: conformityOf(row.conformity_rank) };
     }),
     total: await totalOf(db, filter, page, rows.length),
   };

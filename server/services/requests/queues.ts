@@ -17,6 +17,7 @@ import { whereRequestSearched } from '../../db/requestSearch.js';
 import { joinedValues } from '../../db/sql.js';
 import { forbidden } from '../../errors.js';
 import { joinReceipt, RECEIPT_COLUMNS, receiptOf, type ReceiptColumns } from './reception.js';
+import { conformityColumn, conformityOf } from '../../db/conformity.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -109,6 +110,7 @@ const PLAN_COLUMNS: Record<QueueName | 'client', Plan['columns']> = {
   'for-release': (db) => [
     db.raw('case when pr.positives > 0 then 1 else 0 end as any_positive'),
     db.raw('pr.last_entered_at as last_entered'),
+    conformityColumn(db, 'r.id'),
   ],
   'for-testing': (db) => [db.raw('pr.total as progress_total'), db.raw('pr.complete as progress_entered')],
   released: (db) => [db.raw('r.released_at as released_at')],
@@ -137,7 +139,10 @@ function presentRow(name: QueueName | 'client', row: Row): QueueRow {
     waitingSince: String(waitingSince ?? row.submission_date),
     dueDate: status === 'REJECTED' ? null : ((row.due_date as string | null) ?? null),
   };
-  if (name === 'for-release') result.anyPositive = Number(row.any_positive) === 1;
+  if (name === 'for-release') {
+    result.anyPositive = Number(row.any_positive) === 1;
+    result.conformity = conformityOf(row.conformity_rank);
+  }
   if (name === 'released') result.releasedAt = String(row.released_at);
   if (name === 'for-testing') result.progress = { entered: Number(row.progress_entered), total: Number(row.progress_total) };
   if (name === 'client') result.rejectionReason = status === 'REJECTED' ? ((row.rejection_reason as string | null) ?? null) : null;

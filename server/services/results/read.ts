@@ -2,6 +2,7 @@
 // of reading them (who may read which request's results, and which groups of them). Every list costs
 // a fixed number of queries.
 import type { Knex } from 'knex';
+import { judgedOf, JUDGED_COLUMNS, type JudgedRow } from '../../db/analyses.js';
 import { inChunks } from '../../db/sql.js';
 import { GROUPS, type Group } from '../../domain/catalog.js';
 import { can, hidesMissing, visibleGroups, type Actor } from '../../domain/policies.js';
@@ -20,7 +21,7 @@ import { forbidden, notFound } from '../../errors.js';
 import { listRequests } from '../requests/read.js';
 import { OPEN_STATUSES } from '../../domain/requestStatus.js';
 
-interface AnalysisRow {
+interface AnalysisRow extends Partial<JudgedRow> {
   request_id: number;
   sample_id: number;
   position: number;
@@ -31,7 +32,7 @@ interface AnalysisRow {
   analysis_date: string | null;
 }
 
-const ANALYSIS_COLUMNS = ['a.request_id', 'a.sample_id', 's.position', 'a.test_code', 'a.result_group', 'a.value', 'a.remark', 'a.analysis_date'];
+const ANALYSIS_COLUMNS = ['a.request_id', 'a.sample_id', 's.position', 'a.test_code', 'a.result_group', 'a.value', 'a.remark', 'a.analysis_date', ...JUDGED_COLUMNS.map((c) => `a.${c}`)];
 
 export function toAnalysisRecord(row: AnalysisRow): AnalysisRecord {
   return {
@@ -43,6 +44,7 @@ export function toAnalysisRecord(row: AnalysisRow): AnalysisRecord {
     value: row.value,
     remark: row.remark as Remark | null,
     analysisDate: row.analysis_date,
+    ...judgedOf(row),
   };
 }
 

@@ -8,6 +8,7 @@ import type { Actor } from '../../domain/policies.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
 import type { AnalysisRecord, Remark } from '../../domain/resultShape.js';
 import { disciplineOf } from '../../domain/roles.js';
+import type { Measurement } from '../../domain/specifications.js';
 import { inTransaction } from '../../db/transaction.js';
 import { forbidden, notFound } from '../../errors.js';
 import { analysesOf } from './read.js';
@@ -20,6 +21,9 @@ export interface RequestEntry {
   value: string | null;
   remark: '' | Remark | null;
   analysisDate: string | null;
+  /** Issue 26: absent leaves the stored measurement, null clears it. */
+  measurement?: Measurement | null;
+  remarkConfirmed?: boolean;
 }
 
 export interface SavedRequestResults {

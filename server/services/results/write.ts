@@ -5,7 +5,8 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { inShortWrite } from '../../db/transaction.js';
-import { enteredResultRow } from '../../db/analyses.js';
+import { enteredResultRow, judgedOf, JUDGED_COLUMNS, type JudgedRow } from '../../db/analyses.js';
+import { specificationsOf } from '../../db/specificationRows.js';
 import { applyCountChanges, countsOfRows } from '../../db/reportCounts.js';
 import { updateProgressAfterResults } from '../../db/requestProgress.js';
 import { inChunks, lockForUpdate, selectArrays, updateJsonRows } from '../../db/sql.js';
@@ -13,9 +14,13 @@ import { findAnalyte, type Group } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
 import { acceptsResults, isAnalysisComplete, statusAfterResults, STATUS_DISPLAY, type RequestStatus } from '../../domain/requestStatus.js';
 import { normalizeResult, parseResultFields, toWideResults, type AnalysisRecord, type Remark, type WideEntry, type WideResult } from '../../domain/resultShape.js';
+import {
+  applicableSpecification, decide, measurementFromRemark, measurementText, type Decision, type DecisionRule, type Measurement, type Specification,
+} from '../../domain/specifications.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { describeIssues } from '../../validation.js';
 import { recordAuditMany, type AuditEntry } from '../audit.js';
+import { readDecisionRule, scopeOfRow, today, type RequestScope } from '../specifications.js';
 import { analysesOf } from './read.js';
 
 export interface ResultEntry {
@@ -29,6 +34,10 @@ export interface ResultEntry {
   analysisDate: string | null;
   /** Names the entry in error messages (e.g. 'line 12'); default 'sample {sampleId}'. */
   label?: string;
+  /** Issue 26: the measured value (absent: the stored one stays; null clears it). */
+  measurement?: Measurement | null;
+  /** The tester confirms a remark that differs from the decision's. */
+  remarkConfirmed?: boolean;
 }
 
 export interface WriteResultsOptions {
@@ -51,7 +60,7 @@ export interface WriteResultsOutcome {
   requestsReopened: number[];
 }
 
-type Stored = Pick<AnalysisRecord, 'value' | 'remark' | 'analysisDate'>;
+type Stored = Pick<AnalysisRecord, 'value' | 'remark' | 'analysisDate'> & { measurement: Measurement | null; decision: Decision | null };
 /**
  * An analysis as a write reads it: the record the screens answer with, the month it reports in (for
  * the report counters) and when it was entered (for the progress rows).
@@ -62,12 +71,56 @@ type Written = AnalysisRecord & { reportMonth: string | null; enteredAt: string 
 const ANALYSIS_KEY = { sample_id: 'integer', test_code: 'text' } as const;
 const ENTERED_RESULT_COLUMNS = {
   value: 'text', remark: 'text', analysis_date: 'text', report_month: 'text', entered_by: 'integer', entered_at: 'text',
-} as const;
+  measured_value: 'double precision', measured_unit: 'text', uncertainty: 'double precision', coverage_k: 'double precision', qualifier: 'text',
+  decision_outcome: 'text', decision_reason: 'text', specification_id: 'integer', specification_version: 'integer', decision_rule: 'text', expected_remark: 'text',
+} as const satisfies Record<string, 'integer' | 'text' | 'double precision'>;
 
 const nothingChanged = (): WriteResultsOutcome => ({ changed: 0, analyses: [], requestsCompleted: [], requestsReopened: [] });
 
 const nameOf = (e: ResultEntry) => e.label ?? `sample ${e.sampleId}`;
-const sameResult = (a: Stored, b: Stored) => a.value === b.value && a.remark === b.remark && a.analysisDate === b.analysisDate;
+const sameResult = (a: Stored, b: Stored) =>
+  a.value === b.value && a.remark === b.remark && a.analysisDate === b.analysisDate &&
+  JSON.stringify([a.measurement, a.decision]) === JSON.stringify([b.measurement, b.decision]);
+
+/** A result as the audit trail records it: the SPEC's three fields, and a measurement and decision where there are. */
+const audited = ({ measurement, decision, ...fields }: Stored) => ({ ...fields, ...(measurement ? { measurement } : {}), ...(decision ? { decision } : {}) });
+
+interface Judging { specs: Specification[]; rule: DecisionRule; today: string }
+
+/**
+ * The result an entry stores, judged (issue 26): the measurement (given, else the stored one while
+ * the value stays), its text where the tester typed none, the decision against the specification in
+ * force on the analysis date (today without one), and the + / − the decision gives where none was
+ * chosen. Problems: a unit other than the specification's, a remark differing from the decision
+ * without the tester's confirmation.
+ */
+function judge(e: ResultEntry, fields: ReturnType<typeof normalizeResult>, stored: Stored, scope: RequestScope, j: Judging): { result: Stored; problem?: string } {
+  const given = e.measurement !== undefined;
+  let measurement = given ? (e.measurement ?? null) : stored.measurement;
+  // A measurement alone is a result: its text is written for it, with the remark and date sent.
+  const derived = given && measurement !== null && (e.value ?? '').trim() === '';
+  const entered = derived ? { value: '', remark: e.remark || null, analysisDate: e.analysisDate || null } : fields;
+  const { analysisDate } = entered;
+  let { value, remark } = entered;
+  if (value === null) return { result: { value: null, remark: null, analysisDate: null, measurement: null, decision: null } };
+  const spec = applicableSpecification(j.specs, { analyte: e.testCode, species: null, ...scope, on: analysisDate ?? j.today });
+  if (measurement && spec?.unit && measurement.value != null) {
+    if (measurement.unit == null) measurement = { ...measurement, unit: spec.unit };
+    else if (measurement.unit !== spec.unit) {
+      return { result: stored, problem: `${nameOf(e)}, ${e.testCode}: the unit ${measurement.unit} does not match the specification's ${spec.unit}` };
+    }
+  }
+  if (derived) value = measurementText(measurement!);
+  const judged = measurement ?? (spec?.kind === 'qualitative' && remark ? measurementFromRemark(remark) : null);
+  const decision = spec && judged ? decide(spec, judged, j.rule) : null;
+  if (given && measurement && decision) {
+    if (remark === null) remark = decision.expectedRemark;
+    else if (remark !== decision.expectedRemark && !e.remarkConfirmed) {
+      return { result: stored, problem: `The remark differs from the decision: confirm it (${nameOf(e)}, ${e.testCode}: ${decision.reason}, remark ${remark})` };
+    }
+  }
+  return { result: { value, remark, analysisDate, measurement, decision } };
+}
 
 function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
   const groups = new Map<number, T[]>();
@@ -99,7 +152,7 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
   const invalid: string[] = [];
   const notMine = new Set<string>();
   // Each entry's result as it will be stored, checked once here.
-  const resultOf = new Map<ResultEntry, Stored>();
+  const resultOf = new Map<ResultEntry, ReturnType<typeof normalizeResult>>();
   for (const e of entries) {
     const analyte = findAnalyte(e.testCode);
     if (!analyte) {
@@ -118,10 +171,10 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
   // Lock the requests (in id order) so concurrent writers of one request see each other's analyses
   // when they decide its status; SQLite serialises writers anyway.
   const requestIds = [...new Set(entries.map((e) => e.requestId))].sort((a, b) => a - b);
-  const requests = new Map<number, { status: RequestStatus; controlNumber: string | null }>();
+  const requests = new Map<number, { status: RequestStatus; controlNumber: string | null; scope: RequestScope }>();
   await inChunks(requestIds, async (ids) => {
-    const query = trx('requests').whereIn('id', ids).orderBy('id').select('id', 'status', 'control_number');
-    for (const r of await lockForUpdate(trx, query)) requests.set(Number(r.id), { status: r.status, controlNumber: r.control_number });
+    const query = trx('requests').whereIn('id', ids).orderBy('id').select('id', 'status', 'control_number', 'sample_category', 'testing_purpose');
+    for (const r of await lockForUpdate(trx, query)) requests.set(Number(r.id), { status: r.status, controlNumber: r.control_number, scope: scopeOfRow(r) });
   });
   const missing = requestIds.filter((id) => !requests.has(id));
   if (missing.length) fail(notFound, [`No request with id ${missing.join(', ')}`]);
@@ -134,6 +187,11 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
   }
 
   const analyses = await analysesToWrite(trx, requestIds);
+  const judging: Judging = {
+    specs: await specificationsOf(trx, [...new Set(entries.map((e) => e.testCode))]),
+    rule: await readDecisionRule(trx),
+    today: today(clock),
+  };
   // By sample, then test: the unique key of an analysis.
   const bySample = new Map<number, Map<string, Written>>();
   for (const a of analyses) {
@@ -156,9 +214,12 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
       continue;
     }
     seen.add(analysis);
-    const before: Stored = { value: analysis.value, remark: analysis.remark, analysisDate: analysis.analysisDate };
-    const after = resultOf.get(e)!;
-    if (!sameResult(before, after)) changes.push({ analysis, before, after });
+    const before: Stored = {
+      value: analysis.value, remark: analysis.remark, analysisDate: analysis.analysisDate, measurement: analysis.measurement ?? null, decision: analysis.decision ?? null,
+    };
+    const { result: after, problem } = judge(e, resultOf.get(e)!, before, requests.get(e.requestId)!.scope, judging);
+    if (problem) problems.push(problem);
+    else if (!sameResult(before, after)) changes.push({ analysis, before, after });
   }
   if (problems.length) fail(badRequest, problems);
   if (changes.length === 0) return nothingChanged();
@@ -195,7 +256,7 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
       details: {
         ...(to !== from ? { status: { before: from, after: to } } : {}),
         ...(options.source ? { source: options.source } : {}),
-        results: requestChanges.map((c) => ({ sampleId: c.analysis.sampleId, testCode: c.analysis.testCode, before: c.before, after: c.after })),
+        results: requestChanges.map((c) => ({ sampleId: c.analysis.sampleId, testCode: c.analysis.testCode, before: audited(c.before), after: audited(c.after) })),
       },
     });
   }
@@ -216,15 +277,16 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
 
 /** Every analysis of the given requests, as writeResults needs them (one query per CHUNK_SIZE requests). */
 async function analysesToWrite(trx: Knex.Transaction, requestIds: readonly number[]): Promise<Written[]> {
-  const columns = ['request_id', 'sample_id', 'position', 'test_code', 'result_group', 'value', 'remark', 'analysis_date', 'report_month', 'entered_at'];
+  const columns = ['request_id', 'sample_id', 'position', 'test_code', 'result_group', 'value', 'remark', 'analysis_date', 'report_month', 'entered_at', ...JUDGED_COLUMNS];
   const selected = columns.map((c) => (c === 'position' ? 's.position' : `a.${c}`));
   return inChunks(requestIds, async (ids) => {
     const query = trx('analyses as a').join('samples as s', 's.id', 'a.sample_id').whereIn('a.request_id', ids).select(selected);
     const rows = (await selectArrays(trx, query, columns)) as Array<
-      [number, number, number, string, Group, string | null, Remark | null, string | null, string | null, string | null]
+      [number, number, number, string, Group, string | null, Remark | null, string | null, string | null, string | null, ...unknown[]]
     >;
-    return rows.map(([requestId, sampleId, position, testCode, group, value, remark, analysisDate, reportMonth, enteredAt]) => ({
+    return rows.map(([requestId, sampleId, position, testCode, group, value, remark, analysisDate, reportMonth, enteredAt, ...judged]) => ({
       requestId: Number(requestId), sampleId: Number(sampleId), samplePosition: Number(position), testCode, group, value, remark, analysisDate, reportMonth, enteredAt,
+      ...judgedOf(Object.fromEntries(JUDGED_COLUMNS.map((c, i) => [c, judged[i]])) as Partial<JudgedRow>),
     }));
   });
 }

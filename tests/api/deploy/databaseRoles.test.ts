@@ -60,7 +60,7 @@ if (databaseKind() === 'postgres') {
       };
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-roles-'));
       const migrated = await labctl(['migrate', 'latest'], dataDir, { env: { DATABASE_URL: urlAs(appRole), MIGRATION_DATABASE_URL: urlAs(ownerRole) } });
-      expect([migrated.exitCode, migrated.stderr]).toEqual([0, expect.stringMatching(/applied 001_initial, .*018_version_triggers$/)]);
+      expect([migrated.exitCode, migrated.stderr]).toEqual([0, expect.stringMatching(/applied 001_initial, .*019_specifications$/)]);
       appDb = createDb({ client: 'pg', connectionString: urlAs(appRole), searchPath: schema });
       app = await startTestApp({}, { database: { ...database, db: appDb, drop: () => appDb.destroy() } });
     });

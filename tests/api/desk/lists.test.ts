@@ -102,6 +102,8 @@ describe(`desk lists (${databaseKind()})`, () => {
         requestStatus: 'FOR_RELEASE',
         microbio: true, chem: true, molBio: true, microbial: true, elisa: false, speciesIdentification: true,
         completeMicrobio: true, completeChem: true, completeMolBio: true, completeChemMicrobial: true, completeChemElisa: false,
+        // Issue 26: results stored without decisions (seeded) judge nothing.
+        conformity: null,
       });
       expect(second).toMatchObject({ completeMicrobio: true, completeChemMicrobial: true, completeChemElisa: false, completeChem: false, completeMolBio: false, molBio: false });
     });

@@ -107,8 +107,10 @@ describe(`client requests (${databaseKind()})`, () => {
 
       const requestId = res.body.requestId;
       // The answer is built from what was inserted; it must be what reading the request back gives.
-      const { rejectionReason, ...readBack } = (await alice.http.get(`/requests/detail/${requestId}`)).body;
+      const { rejectionReason, conformity, ...readBack } = (await alice.http.get(`/requests/detail/${requestId}`)).body;
       expect(rejectionReason).toBeNull();
+      // Issue 26: nothing judged yet.
+      expect(conformity).toBeNull();
       expect(res.body).toEqual(readBack);
       const stored = await app.db('requests').where('id', requestId).first('estimated_fee', 'due_date', 'status');
       expect({ ...stored, estimated_fee: Number(stored.estimated_fee) }).toEqual({ estimated_fee: 4050, due_date: '2026-03-25', status: 'PENDING_REVIEW' });
