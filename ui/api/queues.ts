@@ -5,7 +5,7 @@
 import type { QueueName, QueueRow } from '../../server/domain/queue.js';
 import type { RequestStatus } from '../../server/domain/requestStatus.js';
 import type { AnalysisRecord, Remark } from '../../server/domain/resultShape.js';
-import type { Decision, Measurement } from '../../server/domain/specifications.js';
+import type { Measurement } from '../../server/domain/specifications.js';
 import { getJson, nextPageOf, putJson, request, segment, withQuery, type QueryParams } from './http.js';
 
 export type { QueueRow };
@@ -49,8 +49,7 @@ export interface SavedResults {
   requestId: number;
   changed: number;
   requestStatus: RequestStatus;
-  /** Each with its stored measurement and decision (issue 26), where the server has them. */
-  analyses: Array<AnalysisRecord & { measurement?: Measurement | null; decision?: Decision | null }>;
+  analyses: AnalysisRecord[];
 }
 
 /** PUT results/request/{requestId}: every entry in one call and one transaction. */

@@ -2,20 +2,19 @@
  * The decisions a result answer carries (issue 26, additive: `<analyte>Decision` beside each
  * analyte of a wide result item), read per sample and summed up per request (the worst wins).
  */
-import { GROUPS } from '../../../server/domain/catalog.js';
-import { GROUP_WIRE, type CombinedResult, type WideResult } from '../../../server/domain/resultShape.js';
+import { analytesOfGroup, GROUPS, type Group } from '../../../server/domain/catalog.js';
+import { decisionKey, GROUP_WIRE, type CombinedResult, type WideResult } from '../../../server/domain/resultShape.js';
 import { OUTCOMES, summarize, type Decision, type Outcome } from '../../../server/domain/specifications.js';
-
-const SUFFIX = 'Decision';
 
 const isDecision = (value: unknown): value is Decision =>
   typeof value === 'object' && value !== null && OUTCOMES.includes((value as { outcome?: Outcome }).outcome as Outcome);
 
-/** The decisions of one wide item, by test code. */
-export function decisionsOfItem(item: WideResult): Map<string, Decision> {
+/** The decisions of one wide item of `group`, by test code. */
+export function decisionsOfItem(group: Group, item: WideResult): Map<string, Decision> {
   const decisions = new Map<string, Decision>();
-  for (const [key, value] of Object.entries(item)) {
-    if (key.endsWith(SUFFIX) && isDecision(value)) decisions.set(key.slice(0, -SUFFIX.length), value);
+  for (const { code } of analytesOfGroup(group)) {
+    const value = item[decisionKey(code)];
+    if (isDecision(value)) decisions.set(code, value);
   }
   return decisions;
 }
@@ -25,7 +24,7 @@ export function decisionsBySample(combined: CombinedResult): Map<number, Map<str
   const bySample = new Map<number, Map<string, Decision>>();
   for (const group of GROUPS) {
     for (const item of combined[GROUP_WIRE[group].list]) {
-      bySample.set(item.sampleId, new Map([...(bySample.get(item.sampleId) ?? []), ...decisionsOfItem(item)]));
+      bySample.set(item.sampleId, new Map([...(bySample.get(item.sampleId) ?? []), ...decisionsOfItem(group, item)]));
     }
   }
   return bySample;

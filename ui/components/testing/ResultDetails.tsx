@@ -40,7 +40,7 @@ export function ResultDetails({ requestId, discipline, id }: { requestId: number
               <h3>{title}</h3>
               {items.map((item, index) => {
                 const fields = displayedResultFields(item);
-                const decisions = [...decisionsOfItem(item)];
+                const decisions = [...decisionsOfItem(group, item)];
                 return (
                   <div key={item.sampleId}>
                     <h4>Sample {index + 1}</h4>

@@ -5,7 +5,7 @@
  * specification takes a number, the draft also holds the measurement (issue 26), sent with its entry.
  */
 import { analytesOfGroup, DISCIPLINE_GROUPS, type Group } from '../../../server/domain/catalog.js';
-import { resultOf, type AnalysisRecord, type Remark, type WideResult } from '../../../server/domain/resultShape.js';
+import { measurementKey, resultOf, type AnalysisRecord, type Remark, type WideResult } from '../../../server/domain/resultShape.js';
 import type { Discipline } from '../../../server/domain/roles.js';
 import type { Measurement } from '../../../server/domain/specifications.js';
 import type { ResultEntry } from '../../api/queues.js';
@@ -28,9 +28,6 @@ export const EMPTY_DRAFT: ResultDraft = { value: '', remark: '', analysisDate: '
 
 export const draftKey = (sampleId: number, code: string) => `${sampleId}:${code}`;
 
-/** The additive field of a wide result item that carries an analyte's measurement. */
-export const measurementKey = (code: string) => `${code}Measurement`;
-
 const stored = (value: string, remark: Remark | null, analysisDate: string | null, measurement: Measurement | null | undefined): ResultDraft => {
   const m = measurementDraftOf(measurement);
   return { value, remark: remark ?? '', analysisDate: analysisDate ?? '', ...(m ? { measurement: m } : {}) };
@@ -43,7 +40,7 @@ export function draftsFromResults(lists: readonly WideResult[][]): Record<string
     for (const key of Object.keys(item)) {
       if (key.endsWith('Remarks') || key.endsWith('AnalysisDate')) continue;
       const { value, remark, analysisDate } = resultOf(item, key);
-      if (value !== null) drafts[draftKey(item.sampleId, key)] = stored(value, remark, analysisDate, item[measurementKey(key)] as unknown as Measurement | null | undefined);
+      if (value !== null) drafts[draftKey(item.sampleId, key)] = stored(value, remark, analysisDate, item[measurementKey(key)] as Measurement | null | undefined);
     }
   }
   return drafts;
@@ -64,7 +61,7 @@ export const sameDraft = (a: ResultDraft, b: ResultDraft) =>
   a.value === b.value && a.remark === b.remark && a.analysisDate === b.analysisDate && sameMeasurement(a.measurement, b.measurement);
 
 /** Drafts of stored analyses (the batch save's answer); analyses without a value have none. */
-export function draftsFromAnalyses(analyses: ReadonlyArray<AnalysisRecord & { measurement?: Measurement | null }>): Record<string, ResultDraft> {
+export function draftsFromAnalyses(analyses: readonly AnalysisRecord[]): Record<string, ResultDraft> {
   const drafts: Record<string, ResultDraft> = {};
   for (const a of analyses) {
     if (a.value !== null) drafts[draftKey(a.sampleId, a.testCode)] = stored(a.value, a.remark, a.analysisDate, a.measurement);

@@ -31,7 +31,7 @@ function GroupSampleResults({ group, item, request, index, amendments }: { group
       description={sample?.sampleTypeDescription}
       results={results}
       amendments={amendments}
-      decisions={decisionsOfItem(item)}
+      decisions={decisionsOfItem(group, item)}
     />
   );
 }

@@ -4,7 +4,6 @@ import { familiesOf } from '../../../server/domain/requestShape.js';
 import { rejectRequest, releaseRequest } from '../../api/desk.js';
 import type { QueueRow } from '../../api/queues.js';
 import { RELEASE_MEANING } from '../../../server/domain/certificate.js';
-import type { Outcome } from '../../../server/domain/specifications.js';
 import { RejectDialog } from '../../components/desk/RejectDialog.js';
 import { SignatureDialog } from '../../components/SignatureDialog.js';
 import { Page } from '../../components/Page.js';
@@ -141,7 +140,7 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
 }
 
 /** The request's statement of conformity (the worst of its results' decisions), where any was judged. */
-function RowConformity({ row }: { row: QueueRow & { conformity?: Outcome | null } }) {
+function RowConformity({ row }: { row: QueueRow }) {
   if (!row.conformity) return null;
   return (
     <span className="release-conformity">
