@@ -113,6 +113,7 @@ test.describe('every screen at 1280 and 390 wide', () => {
       `/request-timeline/${userId}/${released}`,
       `/audit-trail/${userId}`,
       `/turnaround/${userId}`,
+      `/specifications/${userId}`,
     ]) {
       await scan(page, path);
     }
