@@ -21,7 +21,7 @@ async function newBrowser(browser: Browser, lab: Lab): Promise<{ page: Page; clo
 /** The row of the specification in force for `analyte` (any scope) on the Specifications screen. */
 const specRow = (page: Page, analyte: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: analyte, exact: true }) });
 
-test('a value over a stricter limit does not conform: the tester sees it before saving, staff release it, the client reads it on screen and in the certificate', async ({ page, lab, browser }) => {
+test('a value over a stricter limit does not conform: the tester sees it before saving, staff release it, the client reads it on screen and in the certificate', async ({ page, lab, browser }, testInfo) => {
   test.setTimeout(300_000);
   const dialogs = recordDialogs(page);
   const [request] = await seedRequests(lab, [{ tests: ['ractopamine'], samples: ['Pork shoulder for export'], status: 'FOR_TESTING' }]);
@@ -57,6 +57,7 @@ test('a value over a stricter limit does not conform: the tester sees it before 
   await expect(history).toContainText('Version 2: ≤ 5 µg/kg');
   await expect(history).toContainText('Version 1: ≤ 10 µg/kg');
   await expectNoAxeViolations(page, { atLeast: 'moderate' });
+  await page.screenshot({ path: testInfo.outputPath('specifications.png'), fullPage: true });
 
   // 3. The chemistry tester enters 7.5 µg/kg: under the old limit, over the new one.
   const tester = await newBrowser(browser, lab);
@@ -93,6 +94,7 @@ test('a value over a stricter limit does not conform: the tester sees it before 
   await expect(analyte.locator('.finding-positive')).toHaveText('does not conform');
   await expectRemark(bench, 'Ractopamine', 1, '+');
   await expectNoAxeViolations(bench, { atLeast: 'moderate' });
+  await bench.screenshot({ path: testInfo.outputPath('bench-decision.png'), fullPage: true });
   await bench.getByRole('button', { name: `Save all results of ${controlNumber}` }).click();
   await expect(forTestingRow(bench, controlNumber).getByRole('status')).toHaveText('Changes saved successfully!');
   expect(testerDialogs).toEqual([]);
@@ -119,6 +121,7 @@ test('a value over a stricter limit does not conform: the tester sees it before 
   await expect(results.getByRole('row', { name: /Ractopamine/ })).toContainText('does not conform');
   await expect(results.getByRole('row', { name: /Ractopamine/ })).toContainText('7.5 µg/kg (U = 1.5, k = 2)');
   await expectNoAxeViolations(client.page, { atLeast: 'moderate' });
+  await client.page.screenshot({ path: testInfo.outputPath('client-results.png'), fullPage: true });
   const [download] = await Promise.all([
     client.page.waitForEvent('download'),
     client.page.getByRole('region', { name: 'Certificates of analysis' }).getByRole('link', { name: `Download certificate ${controlNumber}-R1` }).click(),

@@ -109,7 +109,7 @@ function CurrentSpecifications({ analyte, onNewVersion }: { analyte: string; onN
                         <td>{limitText(spec)}</td>
                         <td>{detectionText(spec)}</td>
                         <td>{spec.warningLevel ?? '—'}</td>
-                        <td className="break-anywhere">{spec.source}</td>
+                        <td className="spec-source">{spec.source}</td>
                         <td>{validityText(spec)}</td>
                         <td>{spec.version}</td>
                         <td className="spec-actions">
