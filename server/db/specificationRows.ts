@@ -1,7 +1,8 @@
 // The specifications table (migration 019) and the domain's Specification, both ways: one place
 // names the columns.
 import type { Knex } from 'knex';
-import type { Specification, SpecificationDraft, SpecKind } from '../domain/specifications.js';
+import type { ReportSpecification } from '../domain/certificate.js';
+import { requirementText, type Specification, type SpecificationDraft, type SpecKind } from '../domain/specifications.js';
 
 export type SpecificationInsert = SpecificationDraft & Pick<Specification, 'version' | 'createdBy' | 'createdAt'> & { supersedes?: number | null };
 
@@ -38,4 +39,16 @@ export async function specificationsOf(db: Knex | Knex.Transaction, analytes?: r
 export async function insertSpecification(trx: Knex.Transaction, s: SpecificationInsert): Promise<Specification> {
   const [row] = (await trx('specifications').insert(specificationRow(s)).returning('*')) as Row[];
   return toSpecification(row);
+}
+
+/** The columns a report reads of the specification a decision used, selected as `spec_<column>`. */
+export const SPECIFICATION_COLUMNS = ['version', 'kind', 'unit', 'lower_limit', 'upper_limit', 'plan_n', 'plan_c', 'plan_m', 'plan_big_m', 'source'] as const;
+export type SpecificationColumns = { [K in (typeof SPECIFICATION_COLUMNS)[number] as `spec_${K}`]: Row[K] };
+
+export function reportSpecification(r: Partial<SpecificationColumns>): ReportSpecification {
+  const requirement = requirementText({
+    kind: r.spec_kind as SpecKind, unit: r.spec_unit ?? null, lowerLimit: num(r.spec_lower_limit), upperLimit: num(r.spec_upper_limit),
+    n: num(r.spec_plan_n), c: num(r.spec_plan_c), m: num(r.spec_plan_m), M: num(r.spec_plan_big_m),
+  });
+  return { version: Number(r.spec_version), requirement, source: r.spec_source ?? '' };
 }

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { CONDITION_LABELS, isTooWarm, MICROBIOLOGY_MAX_TEMPERATURE_C, type ReceiptCondition } from './reception.js';
 import { ResultFields, type Remark } from './resultShape.js';
+import { measurementText, type Decision, type Measurement, type Outcome } from './specifications.js';
 
 /** The meaning of the release signature (21 CFR 11.50), printed and stored with it. */
 export const RELEASE_MEANING = 'Results reviewed and approved for release';
@@ -57,6 +58,22 @@ export interface ReportAnalysis {
   value: string | null;
   remark: Remark | null;
   analysisDate: string | null;
+  /** Issue 26 (absent in reports issued before it): the measurement, the decision and the specification it used. */
+  measurement?: Measurement | null;
+  decision?: Decision | null;
+  specification?: ReportSpecification | null;
+}
+
+/** The specification a decision used, as the report prints it (7.8.6). */
+export interface ReportSpecification {
+  version: number;
+  requirement: string;
+  source: string;
+}
+
+/** 'Chloramphenicol 0.4 µg/kg ± 0.05 (k = 2)' -> the value with its unit and U, as the statement of conformity prints it. */
+export function measuredText(a: Pick<ReportAnalysis, 'value' | 'measurement'>): string {
+  return a.measurement ? measurementText(a.measurement) : (a.value ?? '-');
 }
 
 /** What a report prints about the request, frozen when it is issued. */
@@ -123,19 +140,26 @@ export interface ReportSummary {
 export interface AmendmentChange {
   samplePosition: number;
   testCode: string;
-  before: Pick<ReportAnalysis, 'value' | 'remark' | 'analysisDate'> | null;
-  after: Pick<ReportAnalysis, 'value' | 'remark' | 'analysisDate'> | null;
+  before: AmendedReading | null;
+  after: AmendedReading | null;
 }
+
+/** What an amendment compares: the reported result, and (issue 26) the statement of conformity where the report made one. */
+export type AmendedReading = Pick<ReportAnalysis, 'value' | 'remark' | 'analysisDate'> & { conformity?: Outcome | null };
 
 /** The results `next` reports differently from `previous` (an amendment against what it replaces), in `next`'s order. */
 export function amendmentChanges(previous: Pick<ReportContent, 'analyses'>, next: Pick<ReportContent, 'analyses'>): AmendmentChange[] {
   const keyOf = (a: ReportAnalysis) => `${a.samplePosition}:${a.testCode}`;
-  const reading = (a: ReportAnalysis | undefined) => (a ? { value: a.value, remark: a.remark, analysisDate: a.analysisDate } : null);
+  const reading = (a: ReportAnalysis | undefined): AmendedReading | null => (a ? { value: a.value, remark: a.remark, analysisDate: a.analysisDate } : null);
+  // A statement of conformity (issue 26) is compared where either report states one.
+  const withConformity = (r: AmendedReading | null, a: ReportAnalysis | undefined, judged: boolean) => (r && judged ? { ...r, conformity: a?.decision?.outcome ?? null } : r);
   const before = new Map(previous.analyses.map((a) => [keyOf(a), a]));
   const changes: AmendmentChange[] = [];
   for (const a of next.analyses) {
-    const old = reading(before.get(keyOf(a)));
-    const now = reading(a);
+    const was = before.get(keyOf(a));
+    const judged = Boolean(was?.decision || a.decision);
+    const old = withConformity(reading(was), was, judged);
+    const now = withConformity(reading(a), a, judged);
     if (JSON.stringify(old) !== JSON.stringify(now)) changes.push({ samplePosition: a.samplePosition, testCode: a.testCode, before: old, after: now });
   }
   return changes;

@@ -126,6 +126,23 @@ function withU(m: Measurement, unit: string | null): string {
   return m.uncertainty != null ? `${v} ± ${m.uncertainty}` : v;
 }
 
+// Words, not ≤ / ≥: the certificate's standard PDF fonts have no such glyphs.
+function limitsText(lower: number | null, upper: number | null, unit: string | null): string {
+  if (lower != null && upper != null) return `${lower} to ${fmt(upper, unit)}`;
+  return lower != null ? `at least ${fmt(lower, unit)}` : `at most ${fmt(upper as number, unit)}`;
+}
+
+/** The requirement a specification states, as the certificate and the screens print it. */
+export function requirementText(spec: Pick<Specification, 'kind' | 'unit' | 'lowerLimit' | 'upperLimit' | 'n' | 'c' | 'm' | 'M'>): string {
+  if (spec.kind === 'qualitative') return `not detected${spec.unit ? ` (${spec.unit})` : ''}`;
+  if (spec.kind === 'count' && spec.m != null) {
+    const plan = spec.n != null ? ` (n = ${spec.n}, c = ${spec.c ?? 0})` : '';
+    return spec.M != null && spec.M !== spec.m ? `m = ${spec.m}, M = ${fmt(spec.M, spec.unit)}${plan}` : `at most ${fmt(spec.m, spec.unit)}${plan}`;
+  }
+  if (spec.lowerLimit == null && spec.upperLimit == null) return '-';
+  return limitsText(spec.lowerLimit, spec.upperLimit, spec.unit);
+}
+
 /** Judges a number (or an upper bound of it, for < LOQ / not detected) against upper and lower limits. */
 function judgeLimits(spec: Specification, m: Measurement, rule: DecisionRule, upper: number | null, lower: number | null, what: string): Verdict {
   const w = bandWidth(rule, m);
@@ -154,8 +171,7 @@ function judgeLimits(spec: Specification, m: Measurement, rule: DecisionRule, up
     if (pos === 'above') return { outcome: 'does_not_conform', reason: `${shown} is below the lower limit ${fmt(lower, spec.unit)}${guardNote}` };
     if (pos === 'band') return { outcome: 'inconclusive', reason: `${shown} is within U of the lower limit ${fmt(lower, spec.unit)}` };
   }
-  const limits = [lower != null ? `≥ ${fmt(lower, spec.unit)}` : null, upper != null ? `≤ ${fmt(upper, spec.unit)}` : null].filter(Boolean).join(' and ');
-  return { outcome: 'conforms', reason: `${shown} is within ${limits}${guardNote}` };
+  return { outcome: 'conforms', reason: `${shown} is within the limit (${limitsText(lower, upper, spec.unit)})${guardNote}` };
 }
 
 function judgeQualitative(m: Measurement): Verdict {
@@ -164,7 +180,7 @@ function judgeQualitative(m: Measurement): Verdict {
   return { outcome: 'inconclusive', reason: 'no finding (detected / not detected) given' };
 }
 
-/** A count against m and M (2073/2005): ≤ m satisfactory, > M unsatisfactory, between them allowed for c of n units. */
+/** A count against m and M (2073/2005): at most m satisfactory, > M unsatisfactory, between them allowed for c of n units. */
 function judgeCount(spec: Specification, m: Measurement, rule: DecisionRule): Verdict {
   const small = spec.m ?? spec.upperLimit;
   const big = spec.M ?? small;

@@ -66,14 +66,22 @@ async function nameOf(db: Knex | Knex.Transaction, actor: Actor): Promise<string
   return user?.username ?? user?.email ?? `user ${actor.id}`;
 }
 
+/** Inserts a checked specification as `version` and audits it (`source`: the file an import read). */
+export async function storeSpecification(
+  trx: Knex.Transaction, clock: Clock, actor: Actor, draft: NewSpecification, version: number, meta: { ip?: string | null; source?: string } = {},
+): Promise<Specification> {
+  const created = await insertSpecification(trx, { ...draft, version, createdBy: await nameOf(trx, actor), createdAt: clock.now().toISOString() });
+  const details = { specification: created, supersedes: draft.supersedes ?? null, ...(meta.source ? { source: meta.source } : {}) };
+  await recordAudit(trx, clock, { actorUserId: actor.id, action: 'specification.create', ip: meta.ip ?? null, details });
+  return created;
+}
+
 /** Stores a new specification (or a new version of one) and audits it. */
 export async function createSpecification(deps: { db: Knex; clock: Clock }, actor: Actor, draft: NewSpecification, meta: { ip?: string | null } = {}): Promise<Specification> {
   if (!can(actor, 'specs:manage')) throw forbidden();
   return inShortWrite(deps.db, async (trx) => {
     const version = checkNewSpecification(await specificationsOf(trx, [draft.analyte]), draft);
-    const created = await insertSpecification(trx, { ...draft, version, createdBy: await nameOf(trx, actor), createdAt: deps.clock.now().toISOString() });
-    await recordAudit(trx, deps.clock, { actorUserId: actor.id, action: 'specification.create', ip: meta.ip ?? null, details: { specification: created, supersedes: draft.supersedes ?? null } });
-    return created;
+    return storeSpecification(trx, deps.clock, actor, draft, version, meta);
   });
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  applicableSpecification, currentVersions, decide, DECISION_RULES, measurementFromRemark, rangesOverlap, specificationProblems, summarize,
+  applicableSpecification, currentVersions, decide, DECISION_RULES, measurementFromRemark, rangesOverlap, requirementText, specificationProblems, summarize,
   type DecisionRule, type Measurement, type Outcome, type Specification,
 } from '../../server/domain/specifications.js';
 
@@ -61,7 +61,7 @@ describe('decide: an upper limit', () => {
       outcome: 'does_not_conform', reason: '0.4 µg/kg ± 0.05 is above the limit 0.15 µg/kg', specificationId: 7, specificationVersion: 2,
       rule: 'guarded', expectedRemark: 'positive',
     });
-    expect(decide(spec({ upperLimit: 10 }), measured(4), 'guarded').reason).toBe('4 µg/kg is within ≤ 10 µg/kg (no uncertainty stated: guard band 0)');
+    expect(decide(spec({ upperLimit: 10 }), measured(4), 'guarded').reason).toBe('4 µg/kg is within the limit (at most 10 µg/kg) (no uncertainty stated: guard band 0)');
   });
 });
 
@@ -141,6 +141,13 @@ describe('decide: qualitative and count specifications', () => {
     expect(decide(count, cfu(95, 10), 'guarded').outcome).toBe('inconclusive');
     expect(decide(count, cfu(995, 10), 'guarded').outcome).toBe('inconclusive');
     expect(decide(count, censored('not_detected'), 'guarded').outcome).toBe('conforms');
+  });
+
+  it('states the requirement in words', () => {
+    expect(requirementText(spec({ upperLimit: 0.15 }))).toBe('at most 0.15 µg/kg');
+    expect(requirementText(spec({ lowerLimit: 5, upperLimit: 10 }))).toBe('5 to 10 µg/kg');
+    expect(requirementText(salmonella)).toBe('not detected (per 25 g)');
+    expect(requirementText(spec({ kind: 'count', unit: 'cfu/g', n: 5, c: 2, m: 50, M: 500 }))).toBe('m = 50, M = 500 cfu/g (n = 5, c = 2)');
   });
 
   it('a unit that differs from the specification is never judged', () => {

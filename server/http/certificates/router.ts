@@ -3,7 +3,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { AmendmentInput, ReportNumberParam, verificationUrl, WithdrawalInput } from '../../domain/certificate.js';
-import { amendResults } from '../../services/certificates/amend.js';
+import { amendResults, reEvaluate } from '../../services/certificates/amend.js';
 import { renderCertificate } from '../../services/certificates/pdf.js';
 import { listReports, reportForDownload, verifyReport } from '../../services/certificates/reports.js';
 import { withdrawReport } from '../../services/certificates/withdraw.js';
@@ -13,6 +13,7 @@ import type { AppContext, AppDeps, AppState } from '../context.js';
 import { authorize, requireUser } from '../guards.js';
 import { RequestIdParams } from '../requests/client.js';
 import { json, pdf, route, type RouteDoc } from '../route.js';
+import { ConformityBody } from '../specifications/bodies.js';
 
 const CertificateQuery = z.object({
   version: z.coerce.number('must be a report version').int('must be a whole number').min(1, 'must be 1 or more').max(10_000, 'is too large').optional(),
@@ -35,7 +36,12 @@ const REPORT_SUMMARY = {
 };
 const ReportStatus = z.enum(['valid', 'amended', 'withdrawn']);
 /** A result as a report printed it. */
-const ReportedReading = z.object({ value: z.string().nullable(), remark: z.string().nullable(), analysisDate: z.string().nullable() }).nullable();
+const ReportedReading = z
+  .object({
+    value: z.string().nullable(), remark: z.string().nullable(), analysisDate: z.string().nullable(),
+    conformity: ConformityBody.optional().meta({ description: 'Issue 26: the statement of conformity, where either report states one.' }),
+  })
+  .nullable();
 const ReportSummaryBody = z
   .object({
     reportNumber: z.string(),
@@ -85,6 +91,16 @@ const AMEND: RouteDoc = {
   summary: "Amends a released request's results with a reason and the staff member's signature; issues the next report.",
   params: RequestIdParams,
   body: AmendmentInput,
+  responses: { 201: json('The report issued.', AmendedBody) },
+  errors: [403, 404, 409, 429],
+};
+const ReEvaluateInput = AmendmentInput.pick({ reason: true, password: true });
+const RE_EVALUATE: RouteDoc = {
+  method: 'post',
+  path: '/api/requests/:requestId/re-evaluate',
+  summary: "Judges a released request's results against the specifications and decision rule in force now (issue 26): an amendment with a reason and the staff member's signature, issuing the next report; 400 when every decision stands.",
+  params: RequestIdParams,
+  body: ReEvaluateInput,
   responses: { 201: json('The report issued.', AmendedBody) },
   errors: [403, 404, 409, 429],
 };
@@ -140,6 +156,14 @@ export function certificatesRouter(deps: AppDeps): Router<AppState> {
     const input = parseInput(AmendmentInput, ctx.request.body ?? {});
     ctx.status = 201;
     ctx.body = { requestId, ...(await amendResults(desk, user, requestId, input, { ip: ctx.ip })) };
+  });
+
+  route(router, RE_EVALUATE, async (ctx) => {
+    const user = authorize(ctx, 'certificate:amend');
+    const { requestId } = parseInput(RequestIdParams, ctx.params);
+    const input = parseInput(ReEvaluateInput, ctx.request.body ?? {});
+    ctx.status = 201;
+    ctx.body = { requestId, ...(await reEvaluate(desk, user, requestId, input, { ip: ctx.ip })) };
   });
 
   route(router, WITHDRAW, async (ctx) => {

@@ -9,6 +9,7 @@ import {
   amendmentLabel,
   analysisPeriod,
   findingText,
+  measuredText,
   printedTime,
   receiptConditionText,
   receiptDateText,
@@ -16,6 +17,7 @@ import {
   RELATES_ONLY_STATEMENT,
   type IssuedReport,
 } from '../../domain/certificate.js';
+import { DECISION_RULE_TEXT, OUTCOME_TEXT, type DecisionRule } from '../../domain/specifications.js';
 
 export interface CertificateLab {
   name: string;
@@ -46,6 +48,15 @@ const RESULT_COLUMNS: Column[] = [
   { header: 'Unit', width: 75 },
   { header: 'Finding', width: 90 },
   { header: 'Analysed', width: 60 },
+];
+
+// The statement of conformity (ISO/IEC 17025 7.8.6, issue 26): per judged analysis.
+const CONFORMITY_COLUMNS: Column[] = [
+  { header: 'Sample', width: 40 },
+  { header: 'Test', width: 90 },
+  { header: 'Specification and source', width: 175 },
+  { header: 'Value (unit, U)', width: 90 },
+  { header: 'Statement', width: 100 },
 ];
 
 const dash = (text: string | null | undefined) => (text && text.trim() ? text : '-');
@@ -101,7 +112,7 @@ export async function renderCertificate(report: IssuedReport, lab: CertificateLa
       const top = doc.y;
       let x = MARGIN;
       cells.forEach((text, i) => {
-        const isFinding = warning && columns[i].header === 'Finding';
+        const isFinding = warning && (columns[i].header === 'Finding' || columns[i].header === 'Statement');
         doc.font(bold || isFinding ? 'Helvetica-Bold' : 'Helvetica').fillColor(isFinding ? WARNING_COLOUR : 'black');
         doc.text(text, x + 2, top + 2, { width: columns[i].width - 4 });
         x += columns[i].width;
@@ -182,6 +193,31 @@ export async function renderCertificate(report: IssuedReport, lab: CertificateLa
       };
     }),
   );
+
+  // The statement of conformity (7.8.6): the rule, then per analysis its specification, value and statement.
+  const judged = c.analyses.filter((a) => a.decision);
+  if (judged.length) {
+    heading('Statement of conformity (ISO/IEC 17025 7.8.6)');
+    for (const rule of [...new Set(judged.map((a) => a.decision!.rule))] as DecisionRule[]) field('Decision rule', DECISION_RULE_TEXT[rule]);
+    doc.moveDown(0.4);
+    table(
+      CONFORMITY_COLUMNS,
+      judged.map((a) => {
+        const d = a.decision!;
+        const spec = a.specification;
+        return {
+          cells: [
+            String(a.samplePosition),
+            findAnalyte(a.testCode)?.label ?? a.testCode,
+            spec ? `${spec.requirement}; ${spec.source} (specification version ${spec.version})` : '-',
+            measuredText(a),
+            `${OUTCOME_TEXT[d.outcome]}: ${d.reason}`,
+          ],
+          warning: d.outcome !== 'conforms',
+        };
+      }),
+    );
+  }
 
   // Authorization (7.8.2.1 o) and the statements (7.8.2.1 p).
   heading('Authorization');

@@ -24,6 +24,8 @@ import { recordAudit } from '../audit.js';
 import { LIMITS, limited } from '../rateLimits.js';
 import { findReceipt } from '../requests/reception.js';
 import type { Signer } from './signature.js';
+import { judgedOf, JUDGED_COLUMNS, type JudgedRow } from '../../db/analyses.js';
+import { reportSpecification, SPECIFICATION_COLUMNS, type SpecificationColumns } from '../../db/specificationRows.js';
 
 export interface ReportDeps {
   db: Knex;
@@ -46,12 +48,18 @@ async function reportContent(trx: Knex.Transaction, requestId: number): Promise<
     reason: received.reason,
     temperatureC: received.temperatureC,
   };
-  const rows: Array<{ position: number; description: string; test_code: string | null; value: string | null; remark: string | null; analysis_date: string | null }> =
-    await trx('samples as s')
-      .leftJoin('analyses as a', 'a.sample_id', 's.id')
-      .where('s.request_id', requestId)
-      .orderBy('s.position')
-      .select('s.position', 's.sample_type_description as description', 'a.test_code', 'a.value', 'a.remark', 'a.analysis_date');
+  type Row = Partial<JudgedRow> & Partial<SpecificationColumns> & {
+    position: number; description: string; test_code: string | null; value: string | null; remark: string | null; analysis_date: string | null;
+  };
+  const rows: Row[] = await trx('samples as s')
+    .leftJoin('analyses as a', 'a.sample_id', 's.id')
+    .leftJoin('specifications as sp', 'sp.id', 'a.specification_id')
+    .where('s.request_id', requestId)
+    .orderBy('s.position')
+    .select(
+      's.position', 's.sample_type_description as description', 'a.test_code', 'a.value', 'a.remark', 'a.analysis_date',
+      ...JUDGED_COLUMNS.map((c) => `a.${c}`), ...SPECIFICATION_COLUMNS.map((c) => `sp.${c} as spec_${c}`),
+    );
   const samples = new Map<number, string>();
   for (const row of rows) samples.set(Number(row.position), row.description);
   const analyses = rows
@@ -62,6 +70,8 @@ async function reportContent(trx: Knex.Transaction, requestId: number): Promise<
       value: row.value,
       remark: row.remark as Remark | null,
       analysisDate: row.analysis_date,
+      ...judgedOf(row),
+      specification: row.specification_id == null ? null : reportSpecification(row),
     }))
     .sort((a, b) => a.samplePosition - b.samplePosition || catalogOrder(a.testCode) - catalogOrder(b.testCode));
   return {
