@@ -46,6 +46,7 @@ test('a value over a stricter limit does not conform: the tester sees it before 
   // 2. They add version 2, stricter (5 µg/kg), in force from today; version 1 is kept.
   await row.getByRole('button', { name: /^New version of Ractopamine/ }).click();
   const form = page.getByRole('form', { name: 'New version of Ractopamine (now version 1)' });
+  await expect(form.getByRole('heading', { name: 'New version of Ractopamine (now version 1)' })).toBeFocused();
   await expect(form.getByLabel('Analyte', { exact: true })).toBeDisabled();
   await form.getByLabel('Upper limit').fill('5');
   await form.getByLabel('Source').fill('Importing country requirement: ractopamine in pork at most 5 µg/kg');
@@ -127,9 +128,12 @@ test('a value over a stricter limit does not conform: the tester sees it before 
     client.page.getByRole('region', { name: 'Certificates of analysis' }).getByRole('link', { name: `Download certificate ${controlNumber}-R1` }).click(),
   ]);
   const text = await pdfText(await download.path());
-  expect(text).toContain('does not conform');
-  // (The PDF's font writes the micro sign as the Greek mu.)
-  expect(text).toContain('Importing country requirement: ractopamine in pork at most 5');
+  // The statement of conformity per analyte: the rule, the specification's version and source, the statement.
+  expect(text).toContain('Statement of conformity (ISO/IEC 17025 7.8.6)');
+  expect(text).toContain('Decision rule: Simple acceptance');
+  expect(text).toContain('Importing country requirement:');
+  expect(text).toContain('(specification version 2)');
+  expect(text).toContain('does not conform: 7.5');
   await client.close();
 });
 

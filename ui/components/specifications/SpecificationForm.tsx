@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ANALYTES, findAnalyte, PURPOSES, SAMPLE_CATEGORIES, type Purpose } from '../../../server/domain/catalog.js';
 import type { SpecKind, Specification } from '../../../server/domain/specifications.js';
 import { createSpecification } from '../../api/specifications.js';
@@ -28,6 +28,9 @@ export function SpecificationForm({ base, onSaved, onCancel }: SpecificationForm
   const [attempted, setAttempted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState('');
+  // Opened from a row of the list below, the form takes the focus: the keyboard starts at its top.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   const problems = attempted ? specFormProblems(form) : {};
   const count = Object.keys(problems).length;
   const set = (field: SpecFormField, value: string) => setForm((f) => ({ ...f, [field]: value }));
@@ -69,7 +72,9 @@ export function SpecificationForm({ base, onSaved, onCancel }: SpecificationForm
   const title = base ? `New version of ${findAnalyte(base.analyte)?.label ?? base.analyte} (now version ${base.version})` : 'Add a specification';
   return (
     <form className="form spec-form" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`} noValidate>
-      <h2 id={`${id}-title`}>{title}</h2>
+      <h2 id={`${id}-title`} ref={heading} tabIndex={-1}>
+        {title}
+      </h2>
       <fieldset className="form-section">
         <legend>Analyte and scope</legend>
         <p className="field-hint">Leave sample category, species or purpose at “any” unless the limit applies to it alone.</p>
