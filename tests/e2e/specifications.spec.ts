@@ -3,7 +3,8 @@
  * its history; a tester enters a value over it and sees "does not conform" before saving (the + follows
  * from the decision, the other sign is asked about); staff see the request's conformity in For Release
  * and release it; the client reads "does not conform" on the Results screen and in the certificate.
- * And the staff form names every problem beside its field, then the server's refusal of overlapping dates.
+ * And the staff form names every problem beside its field, then the server's refusal of overlapping
+ * dates; the decision rule is chosen on the same screen.
  */
 import type { Browser, Page } from '@playwright/test';
 import { pdfText } from '../helpers/pdfText.js';
@@ -137,7 +138,7 @@ test('a value over a stricter limit does not conform: the tester sees it before 
   await client.close();
 });
 
-test('the Specifications form names every problem beside its field, then the server refuses overlapping dates', async ({ page, lab }) => {
+test('the Specifications form names every problem beside its field, then the server refuses overlapping dates; the decision rule is chosen there', async ({ page, lab }) => {
   const dialogs = recordDialogs(page);
   const staff = await signInAs(page, lab, lab.demo.staff);
   await page.goto(`/specifications/${staff.userId}`);
@@ -179,7 +180,21 @@ test('the Specifications form names every problem beside its field, then the ser
   await form.getByLabel('Warning level').fill('');
   await expect(form.getByRole('alert')).toHaveCount(0);
   await form.getByRole('button', { name: 'Save specification' }).click();
-  await expect(form.getByRole('alert')).toContainText(/overlap/i);
+  await expect(form.getByRole('alert')).toContainText('The dates overlap version 1 of corticosteroids for the same scope');
   await expect(form).toBeVisible();
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await expect(form).toHaveCount(0);
+
+  // The decision rule: each explained; choosing one and saving it is told in the page (then set back).
+  const rule = page.getByRole('group', { name: 'The laboratory judges every result by' });
+  await expect(rule.getByRole('radio', { name: /Simple acceptance/ })).toBeChecked();
+  await expect(rule.getByRole('radio', { name: /Guarded acceptance/ })).toHaveAccessibleDescription(/inconclusive in between/);
+  await rule.getByRole('radio', { name: /Guarded acceptance/ }).check();
+  await rule.getByRole('button', { name: 'Save decision rule' }).click();
+  await expect(pageNotice(page)).toHaveText('Decision rule saved: Guarded acceptance (guard band w = U).');
+  await expect(rule).toContainText('Guarded acceptance (guard band w = U) (in force)');
+  await rule.getByRole('radio', { name: /Simple acceptance/ }).check();
+  await rule.getByRole('button', { name: 'Save decision rule' }).click();
+  await expect(pageNotice(page)).toHaveText('Decision rule saved: Simple acceptance.');
   expect(dialogs).toEqual([]);
 });
