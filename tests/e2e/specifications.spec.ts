@@ -99,6 +99,14 @@ test('a value over a stricter limit does not conform: the tester sees it before 
   await bench.screenshot({ path: testInfo.outputPath('bench-decision.png'), fullPage: true });
   await bench.getByRole('button', { name: `Save all results of ${controlNumber}` }).click();
   await expect(forTestingRow(bench, controlNumber).getByRole('status')).toHaveText('Changes saved successfully!');
+  // Saved, the request awaits release: Test Results shows the stored decision with its reason.
+  await bench.goto(`/test-results-chem/${testerUser.userId}`);
+  const awaiting = bench.getByRole('region', { name: 'For Release' });
+  await awaiting.getByRole('button', { name: controlNumber }).click();
+  const details = awaiting.locator(`#for-release-${request.requestId}-details`);
+  await expect(details).toContainText('Ractopamine Conformity');
+  await expect(details.getByText('does not conform', { exact: true })).toHaveCSS('background-color', 'rgb(255, 241, 214)');
+  await expect(details).toContainText('7.5 µg/kg ± 1.5 is above the limit 5 µg/kg');
   expect(testerDialogs).toEqual([]);
   await tester.close();
 
@@ -111,6 +119,10 @@ test('a value over a stricter limit does not conform: the tester sees it before 
   await expect(item.getByRole('row', { name: /Ractopamine/ })).toContainText('7.5 µg/kg ± 1.5 is above the limit 5 µg/kg');
   await signRelease(page, item, lab.demo.staff.password);
   await expect(pageNotice(page)).toHaveText('Request released successfully');
+  // The staff's review of the request keeps its conformity once released.
+  await page.goto(`/request-details/${staff.userId}/${request.requestId}`);
+  const review = page.getByRole('region', { name: 'Results and conformity' });
+  await expect(review.locator('.conformity-line')).toHaveText('Statement of conformity: does not conform');
   expect(dialogs).toEqual([]);
 
   // 5. The client reads "does not conform" on the Results screen and in the certificate.
