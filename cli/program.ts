@@ -37,6 +37,7 @@ const COMMANDS: CommandEntry[] = [
     },
   },
   { name: 'results', description: 'Enter tester results in bulk', load: async () => (await import('./commands/results.js')).registerResults },
+  { name: 'specs', description: 'Export and import the specifications results are judged against (CSV)', load: async () => (await import('./commands/specs.js')).registerSpecs },
   { name: 'report', description: 'Print and export the monthly positive/negative statistics of the database pages', load: async () => (await import('./commands/report.js')).registerReport },
   { name: 'certificate', description: 'Write the certificate of analysis (PDF) of a released request (its latest report, or --version n), or withdraw a report', load: async () => (await import('./commands/certificate.js')).registerCertificate },
   { name: 'labels', description: "Write the sample labels of an approved request as a PDF (one 62 mm x 29 mm label per sample)", load: async () => (await import('./commands/traceability.js')).registerLabels },

@@ -267,6 +267,8 @@ export function parseWidePayload(group: Group, payload: unknown): { ok: true; en
   }
   for (const code of codes.filter((c) => sent(c) || sent(measurementKey(c)))) {
     const measurement = sent(measurementKey(code)) ? MeasurementSchema.nullable().safeParse(body[measurementKey(code)]) : null;
+    // A measurement alone is a result (its text is written for it); clearing one alone would clear the result.
+    if (!sent(code) && measurement?.success && measurement.data === null) problems.add(`${measurementKey(code)}: null clears a measurement only with the value ${code}`);
     if (measurement && !measurement.success) {
       for (const issue of measurement.error.issues) problems.add(`${measurementKey(code)}: ${issue.message}`);
     }

@@ -2,7 +2,8 @@
 // counters the writes keep (server/db/reportCounts.ts); the domain fills in the zero months.
 import type { Knex } from 'knex';
 import { readReportCounts, readReportYears } from '../db/reportCounts.js';
-import { analytesOfGroup, GROUPS, type Group } from '../domain/catalog.js';
+import { analytesOfGroup, catalogOrder, disciplineOfGroup, findAnalyte, GROUPS, type Group } from '../domain/catalog.js';
+import type { Discipline } from '../domain/roles.js';
 import { can, type Actor } from '../domain/policies.js';
 import { forbidden } from '../errors.js';
 import { buildGroupReport, monthsOfYear, type GroupReport } from '../domain/reportShape.js';
@@ -31,4 +32,49 @@ export async function reportYears(db: Knex | Knex.Transaction, actor: Actor): Pr
   const readable = GROUPS.filter((group) => can(actor, 'reports:read', { group }));
   if (readable.length === 0) throw forbidden();
   return readReportYears(db, readable.flatMap((g) => analytesOfGroup(g).map((a) => a.code)));
+}
+
+/** One analyte's judged results of one month (issue 26). */
+export interface NonConformityRow {
+  testCode: string;
+  discipline: Discipline;
+  month: string;
+  doesNotConform: number;
+  inconclusive: number;
+  conforms: number;
+}
+
+/**
+ * GET /api/reports/nonconformities?year=: per analyte and month of `year` (the month a result counts
+ * in, as the monthly reports), how many results were judged non-conforming, inconclusive and
+ * conforming; rejected requests do not count. The desk reads every discipline, a tester its own. One
+ * query, aggregated by the database.
+ */
+export async function nonConformityReport(db: Knex, actor: Actor, year: number): Promise<{ year: number; rows: NonConformityRow[] }> {
+  const readable = GROUPS.filter((group) => can(actor, 'reports:read', { group }));
+  if (readable.length === 0) throw forbidden();
+  const codes = readable.flatMap((g) => analytesOfGroup(g).map((a) => a.code));
+  const months = monthsOfYear(year);
+  const counted = (outcome: string) => db.raw(`sum(case when a.decision_outcome = ? then 1 else 0 end) as ${outcome}`, [outcome]);
+  const rows: Array<{ test_code: string; report_month: string; does_not_conform: number | string; inconclusive: number | string; conforms: number | string }> = await db('analyses as a')
+    .join('requests as r', 'r.id', 'a.request_id')
+    .whereIn('a.decision_outcome', ['does_not_conform', 'inconclusive', 'conforms'])
+    .whereBetween('a.report_month', [months[0], months[months.length - 1]])
+    .whereIn('a.test_code', codes)
+    .whereNot('r.status', 'REJECTED')
+    .groupBy('a.test_code', 'a.report_month')
+    .select('a.test_code', 'a.report_month', counted('does_not_conform'), counted('inconclusive'), counted('conforms'));
+  return {
+    year,
+    rows: rows
+      .map((r) => ({
+        testCode: r.test_code,
+        discipline: disciplineOfGroup(findAnalyte(r.test_code)!.group),
+        month: r.report_month,
+        doesNotConform: Number(r.does_not_conform),
+        inconclusive: Number(r.inconclusive),
+        conforms: Number(r.conforms),
+      }))
+      .sort((a, b) => a.month.localeCompare(b.month) || catalogOrder(a.testCode) - catalogOrder(b.testCode)),
+  };
 }

@@ -32,7 +32,10 @@ describe('wide result shapes', () => {
     const items = toWideResults('microbio', rows);
     expect(items.map((i) => i.sampleId)).toEqual([10, 11]);
     expect(items[1]).toMatchObject({ result: { requestId: 1 }, eColi: '<10', eColiRemarks: 'negative', eColiAnalysisDate: '2026-03-10', salmonellaSp: null, salmonellaSpRemarks: null });
-    expect(Object.keys(items[0])).toHaveLength(2 + 9 * 3);
+    // Issue 26 adds <analyte>Measurement and <analyte>Decision for the analytes the sample has (eColi).
+    expect(Object.keys(items[0])).toHaveLength(2 + 9 * 3 + 2);
+    expect(items[0]).toMatchObject({ eColiMeasurement: null, eColiDecision: null });
+    expect(items[0]).not.toHaveProperty('salmonellaSpDecision');
     expect(toWideResults('chemElisa', rows)).toEqual([]);
   });
 
@@ -86,6 +89,25 @@ describe('PUT payloads', () => {
       'stilbenesAnalysisDate: must be a date written YYYY-MM-DD',
     ]);
     expect(parseWidePayload('molBio', [1])).toEqual({ ok: false, problems: ['The results must be a JSON object of analyte fields.'] });
+  });
+
+  it('reads a measurement (issue 26) with or without the text, and the confirmation of a differing remark', () => {
+    expect(parseWidePayload('chemElisa', { chloramphenicolMeasurement: { value: 0.4, uncertainty: 0.05 }, chloramphenicolRemarks: 'negative', chloramphenicolRemarkConfirmed: true, chloramphenicolDecision: null })).toEqual({
+      ok: true,
+      entries: [{
+        testCode: 'chloramphenicol', value: null, remark: 'negative', analysisDate: null, remarkConfirmed: true,
+        measurement: { value: 0.4, unit: null, uncertainty: 0.05, coverageK: null, qualifier: null },
+      }],
+    });
+    expect(parseWidePayload('chemElisa', { chloramphenicolMeasurement: { value: 'high' }, nitrofuranAozMeasurement: { qualifier: 'below_loq', value: 1 }, ractopamineMeasurement: null, olaquindox: 'ND', olaquindoxRemarkConfirmed: 'yes' })).toEqual({
+      ok: false,
+      problems: [
+        'chloramphenicolMeasurement: value must be a number',
+        'nitrofuranAozMeasurement: a value cannot be < LOQ or not detected at the same time',
+        'olaquindoxRemarkConfirmed: must be true or false',
+        'ractopamineMeasurement: null clears a measurement only with the value ractopamine',
+      ],
+    });
   });
 
   it('refuses control characters such as NUL in a value, keeping tabs and line breaks', () => {

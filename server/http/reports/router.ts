@@ -4,7 +4,8 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { GROUPS } from '../../domain/catalog.js';
 import { groupOfReportPath, REPORT_PATHS, REPORT_YEAR_MAX, REPORT_YEAR_MIN } from '../../domain/reportShape.js';
-import { monthlyReport, reportYears } from '../../services/reports.js';
+import { monthlyReport, nonConformityReport, reportYears } from '../../services/reports.js';
+import { DISCIPLINES } from '../../domain/roles.js';
 import { parseInput } from '../../validation.js';
 import type { AppDeps, AppState } from '../context.js';
 import { authorize, requireUser } from '../guards.js';
@@ -39,6 +40,23 @@ const YEARS: RouteDoc = {
   responses: { 200: json('The years.', z.array(z.number().int()), { example: [2026, 2025] }) },
   errors: [403],
 };
+const NonConformityBody = z
+  .object({
+    year: z.number().int(),
+    rows: z.array(z.object({
+      testCode: z.string(), discipline: z.enum(DISCIPLINES), month: z.string(),
+      doesNotConform: z.number().int(), inconclusive: z.number().int(), conforms: z.number().int(),
+    })),
+  })
+  .meta({ example: { year: 2026, rows: [{ testCode: 'chloramphenicol', discipline: 'chem', month: '2026-03', doesNotConform: 1, inconclusive: 0, conforms: 4 }] } });
+const NON_CONFORMITIES: RouteDoc = {
+  method: 'get',
+  path: '/api/reports/nonconformities',
+  summary: 'Issue 26: per analyte and month of a year, the results judged not conforming, inconclusive and conforming (the desk; testers their discipline).',
+  query: ReportQuery,
+  responses: { 200: json('The counts, by month then catalogue order.', NonConformityBody) },
+  errors: [403],
+};
 const MONTHLY: RouteDoc = {
   method: 'get',
   path: '/api/reports/:report',
@@ -56,6 +74,12 @@ export function reportsRouter(deps: AppDeps): Router<AppState> {
   // Before :report, which would take 'years' for a report's name.
   route(router, YEARS, cached, async (ctx) => {
     ctx.body = await reportYears(deps.db, requireUser(ctx));
+  });
+
+  // Before :report too.
+  route(router, NON_CONFORMITIES, cached, async (ctx) => {
+    const { year = deps.clock.now().getUTCFullYear() } = parseInput(ReportQuery, ctx.query);
+    ctx.body = await nonConformityReport(deps.db, requireUser(ctx), year);
   });
 
   route(router, MONTHLY, cached, async (ctx) => {

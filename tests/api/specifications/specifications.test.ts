@@ -170,6 +170,24 @@ describe(`specifications and statements of conformity (${databaseKind()})`, () =
       expect(text).toContain('1 Beta Lactams not detected; Regulation (EU) No 37/2010, Not detected conforms: not detected');
     });
 
+    it('counts the results judged per analyte and month, for the desk and each discipline', async () => {
+      const report = await staff.get('/api/reports/nonconformities?year=2026');
+      expect(report.status).toBe(200);
+      expect(report.body).toEqual({
+        year: 2026,
+        rows: [
+          { testCode: 'betaLactams', discipline: 'chem', month: '2026-03', doesNotConform: 0, inconclusive: 0, conforms: 1 },
+          { testCode: 'chloramphenicol', discipline: 'chem', month: '2026-03', doesNotConform: 1, inconclusive: 0, conforms: 0 },
+        ],
+      });
+      expect((await microbio.get('/api/reports/nonconformities?year=2026')).body.rows).toEqual([]);
+      expect((await chem.get('/api/reports/nonconformities?year=2026')).body.rows).toHaveLength(2);
+      expect((await client.http.get('/api/reports/nonconformities')).status).toBe(403);
+      expect((await staff.get('/api/reports/nonconformities?year=1800')).status).toBe(400);
+      // The seed's report calls keep their shape.
+      expect(Object.keys((await staff.get('/api/reports/chemelisareport?year=2026')).body)).toContain('chloramphenicolPosNegCountsByMonthAndYear');
+    });
+
     it('never changes a released decision silently: re-evaluation is a signed, audited amendment', async () => {
       const [v1] = (await staff.get('/api/specifications?analyte=chloramphenicol')).body.items;
       const v2 = await staff.post('/api/specifications', { ...v1, id: undefined, version: undefined, createdBy: undefined, createdAt: undefined, upperLimit: 0.5, loq: 0.1, supersedes: v1.id });
