@@ -77,7 +77,7 @@ test('a value over a stricter limit does not conform: the tester sees it before 
   // Before anything is saved: the decision, its reason, the result text and the + that follow from it.
   await expect(analyte.locator('.finding-positive')).toHaveText('does not conform');
   await expect(analyte).toContainText('7.5 µg/kg ± 1.5 is above the limit 5 µg/kg');
-  await expect(bench.getByLabel('Ractopamine result, sample 1', { exact: true })).toHaveValue('7.5 µg/kg (U = 1.5, k = 2)');
+  await expect(bench.getByLabel('Ractopamine result, sample 1', { exact: true })).toHaveValue('7.5 µg/kg ± 1.5 (k = 2)');
   await expectRemark(bench, 'Ractopamine', 1, '+');
   // The other sign is asked about, in the page; keeping the decision's + changes nothing.
   await remarkButton(bench, 'Ractopamine', 1, '-').click();
@@ -133,7 +133,7 @@ test('a value over a stricter limit does not conform: the tester sees it before 
   await expect(summary.locator('.conformity-line')).toHaveText('Statement of conformity: does not conform');
   const results = client.page.getByRole('region', { name: 'Chemical ELISA Tests' });
   await expect(results.getByRole('row', { name: /Ractopamine/ })).toContainText('does not conform');
-  await expect(results.getByRole('row', { name: /Ractopamine/ })).toContainText('7.5 µg/kg (U = 1.5, k = 2)');
+  await expect(results.getByRole('row', { name: /Ractopamine/ })).toContainText('7.5 µg/kg ± 1.5 (k = 2)');
   await expectNoAxeViolations(client.page, { atLeast: 'moderate' });
   await client.page.screenshot({ path: testInfo.outputPath('client-results.png'), fullPage: true });
   const [download] = await Promise.all([

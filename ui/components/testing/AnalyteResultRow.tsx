@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
 import type { Remark } from '../../../server/domain/resultShape.js';
 import { MAX_RESULT_LENGTH } from '../../../server/domain/resultShape.js';
-import { OUTCOME_TEXT, type DecisionRule, type Specification } from '../../../server/domain/specifications.js';
+import { measurementText, OUTCOME_TEXT, type DecisionRule, type Specification } from '../../../server/domain/specifications.js';
 import { ConfirmDialog } from '../ConfirmDialog.js';
 import type { ResultDraft } from './drafts.js';
-import { draftDecision, EMPTY_MEASUREMENT, measurementOf, measurementText, takesNumber, type MeasurementDraft } from './measurement.js';
+import { draftDecision, EMPTY_MEASUREMENT, measurementOf, takesNumber, type MeasurementDraft } from './measurement.js';
 import { MeasurementFields } from './MeasurementFields.js';
 
 export interface AnalyteResultRowProps {

@@ -1,11 +1,11 @@
 /**
  * A measured value as the tester types it (number, U, k, or "< LOQ" / "not detected" instead of a
- * number), what it means as a Measurement, the text the SPEC's result field carries for it, and
- * the decision the shared rule makes of it before anything is saved.
+ * number), what it means as a Measurement, and the decision the shared rule makes of it before
+ * anything is saved (its result text is the domain's measurementText, as the server writes it).
  */
 import {
   decide,
-  QUALIFIER_TEXT,
+  MAX_MEASURED,
   type Decision,
   type DecisionRule,
   type Measurement,
@@ -35,14 +35,18 @@ const parse = (typed: string): number | null => {
   return t === '' ? null : Number(t);
 };
 
-/** What is wrong with the typed measurement, per field ('' when nothing). */
+/** What is wrong with the typed measurement, per field ('' when nothing): the bounds of the server's MeasurementSchema. */
 export function measurementProblems(draft: MeasurementDraft): { number: string; uncertainty: string; k: string } {
-  const check = (typed: string, what: string) => {
+  const check = (typed: string, ok: (n: number) => boolean, problem: string) => {
     const n = parse(typed);
-    if (n === null) return '';
-    return Number.isFinite(n) && n >= 0 ? '' : `Enter the ${what} as a number of zero or more.`;
+    return n === null || (Number.isFinite(n) && ok(n)) ? '' : problem;
   };
-  return { number: check(draft.number, 'value'), uncertainty: check(draft.uncertainty, 'uncertainty U'), k: check(draft.k, 'coverage factor k') };
+  const amount = (n: number) => n >= 0 && n <= MAX_MEASURED;
+  return {
+    number: check(draft.number, amount, 'Enter the value as a number of zero or more.'),
+    uncertainty: check(draft.uncertainty, amount, 'Enter U as a number of zero or more.'),
+    k: check(draft.k, (n) => n > 0 && n <= 10, 'Enter k as a number above 0, at most 10.'),
+  };
 }
 
 export const isEmptyMeasurement = (d: MeasurementDraft | undefined) => !d || (d.number.trim() === '' && d.qualifier === '' && d.uncertainty.trim() === '' && d.k.trim() === '');
@@ -63,14 +67,6 @@ export function measurementDraftOf(m: Measurement | null | undefined): Measureme
   const text = (n: number | null) => (n === null ? '' : String(n));
   const qualifier = m.qualifier === 'below_loq' || m.qualifier === 'not_detected' ? m.qualifier : '';
   return { number: text(m.value), uncertainty: text(m.uncertainty), k: text(m.coverageK), qualifier };
-}
-
-/** The SPEC result text of a measurement: "150 µg/kg (U = 12, k = 2)", "< LOQ", "not detected". */
-export function measurementText(m: Measurement): string {
-  if (m.value === null) return m.qualifier ? QUALIFIER_TEXT[m.qualifier] : '';
-  const value = m.unit ? `${m.value} ${m.unit}` : String(m.value);
-  const u = [m.uncertainty !== null && `U = ${m.uncertainty}`, m.coverageK !== null && `k = ${m.coverageK}`].filter(Boolean).join(', ');
-  return u ? `${value} (${u})` : value;
 }
 
 /** The decision the rule makes of the draft under `spec`, or null when there is nothing to judge. */
