@@ -32,6 +32,7 @@ const ReleasedRequestsPage = lazyPage(() => import('./pages/staff/ReleasedReques
 const ReleaseDatabasePage = lazyPage(() => import('./pages/staff/ReleaseDatabasePage.js'), 'ReleaseDatabasePage');
 const RequestAdditionalInfoPage = lazyPage(() => import('./pages/staff/RequestAdditionalInfoPage.js'), 'RequestAdditionalInfoPage');
 const RequestDetailsPage = lazyPage(() => import('./pages/staff/RequestDetailsPage.js'), 'RequestDetailsPage');
+const SpecificationsPage = lazyPage(() => import('./pages/staff/SpecificationsPage.js'), 'SpecificationsPage');
 const StaffHomePage = lazyPage(() => import('./pages/staff/StaffHomePage.js'), 'StaffHomePage');
 const AuditTrailPage = lazyPage(() => import('./pages/traceability/AuditTrailPage.js'), 'AuditTrailPage');
 const RequestTimelinePage = lazyPage(() => import('./pages/traceability/RequestTimelinePage.js'), 'RequestTimelinePage');
@@ -87,6 +88,7 @@ export function App() {
           <Route path="/for-release/:userId" element={<ForReleasePage />} />
           <Route path="/receive-release-database/:userId" element={<ReleaseDatabasePage />} />
           <Route path="/released/:userId" element={<ReleasedRequestsPage />} />
+          <Route path="/specifications/:userId" element={<SpecificationsPage />} />
 
           {/* traceability (issue 15): the timeline is the staff's and the owning client's */}
           <Route path="/request-timeline/:userId/:requestId" element={<RequestTimelinePage />} />

@@ -97,6 +97,8 @@ const STAFF_RULES: readonly RouteRule[] = [
   rule('request-timeline', 'requestId'),
   rule('audit-trail'),
   rule('turnaround'),
+  // The specifications results are judged against (issue 26).
+  rule('specifications'),
 ];
 
 /** SPEC section 6: the path prefixes each role may visit (each followed by the user's own id). */

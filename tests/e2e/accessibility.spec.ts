@@ -122,6 +122,7 @@ test.describe('every screen at 1280 and 390 wide', () => {
       `/request-additional-info/${userId}/${pending}`,
       `/request-control-number/${userId}/${testing}`,
       `/request-timeline/${userId}/${released}`,
+      `/specifications/${userId}`,
     ]) {
       await scan(page, path);
     }

@@ -198,6 +198,7 @@ test.describe('logged in', () => {
       ['For Release', `/for-release/${userId}`],
       ['Released', `/released/${userId}`],
       ['Database', `/receive-release-database/${userId}`],
+      ['Specifications', `/specifications/${userId}`],
     ] as const) {
       await expect(page.getByRole('link', { name, exact: true })).toHaveAttribute('href', target);
     }

@@ -244,6 +244,7 @@ describe('isPathAllowed', () => {
       'request-timeline',
       'audit-trail',
       'turnaround',
+      'specifications',
     ]);
     expect(allowedPrefixes('chemtester')).toEqual([
       'home/chemtester',

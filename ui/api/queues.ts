@@ -5,6 +5,7 @@
 import type { QueueName, QueueRow } from '../../server/domain/queue.js';
 import type { RequestStatus } from '../../server/domain/requestStatus.js';
 import type { AnalysisRecord, Remark } from '../../server/domain/resultShape.js';
+import type { Measurement } from '../../server/domain/specifications.js';
 import { getJson, nextPageOf, putJson, request, segment, withQuery, type QueryParams } from './http.js';
 
 export type { QueueRow };
@@ -42,6 +43,10 @@ export interface ResultEntry {
   value: string;
   remark: '' | Remark;
   analysisDate: string | null;
+  /** Issue 26, additive: the measured value behind `value` (null clears it). */
+  measurement?: Measurement | null;
+  /** The tester confirms a remark that differs from the decision's. */
+  remarkConfirmed?: boolean;
 }
 
 export interface SavedResults {

@@ -1,6 +1,8 @@
 import { useId } from 'react';
 import { findAnalyte } from '../../../server/domain/catalog.js';
 import type { AnalyteResult } from '../../../server/domain/resultShape.js';
+import type { Decision } from '../../../server/domain/specifications.js';
+import { DecisionBadge } from '../specifications/DecisionBadge.js';
 import { amendmentKey, type AmendmentNote } from '../certificates/amendmentNotes.js';
 import { formatDay, formatTimestampDay } from './format.js';
 import { RemarkBadge } from './RemarkBadge.js';
@@ -13,6 +15,8 @@ export interface SampleResultsProps {
   results: ReadonlyArray<AnalyteResult & { testCode: string }>;
   /** Amended results (by amendmentKey), marked with their old reading, who, when and why. */
   amendments?: ReadonlyMap<string, AmendmentNote>;
+  /** The statement of conformity of each test (by test code), where its result was judged (issue 26). */
+  decisions?: ReadonlyMap<string, Decision>;
 }
 
 const reading = (r: AmendmentNote['before']) => (r ? [r.value ?? '—', r.remark].filter(Boolean).join(', ') : 'no result');
@@ -29,9 +33,13 @@ function AmendedNote({ note }: { note: AmendmentNote }) {
   );
 }
 
-/** One sample's results as a table: Test, Result, Remark, Analysis Date (the client's results and the desk's For Release). */
-export function SampleResults({ position, description, results, amendments }: SampleResultsProps) {
+/**
+ * One sample's results as a table: Test, Result, Remark, Analysis Date (the client's results and the
+ * desk's For Release), and Conformity with its reason where a result was judged against a specification.
+ */
+export function SampleResults({ position, description, results, amendments, decisions }: SampleResultsProps) {
   const id = useId();
+  const judged = decisions !== undefined && results.some((r) => decisions.has(r.testCode));
   return (
     <div className="result-sample">
       <h3 id={id} className="break-anywhere">
@@ -47,11 +55,13 @@ export function SampleResults({ position, description, results, amendments }: Sa
               <th scope="col">Result</th>
               <th scope="col">Remark</th>
               <th scope="col">Analysis Date</th>
+              {judged && <th scope="col">Conformity</th>}
             </tr>
           </thead>
           <tbody>
             {results.map((r) => {
               const amended = amendments?.get(amendmentKey(position, r.testCode));
+              const decision = decisions?.get(r.testCode);
               return (
                 <tr key={r.testCode} className={amended ? 'row-amended' : undefined}>
                   <th scope="row">{findAnalyte(r.testCode)?.label ?? r.testCode}</th>
@@ -63,6 +73,12 @@ export function SampleResults({ position, description, results, amendments }: Sa
                     <RemarkBadge remark={r.remark} />
                   </td>
                   <td>{formatDay(r.analysisDate) ?? '—'}</td>
+                  {judged && (
+                    <td className="conformity-cell">
+                      <DecisionBadge outcome={decision?.outcome ?? null} />
+                      {decision && <span className="decision-reason">{decision.reason}</span>}
+                    </td>
+                  )}
                 </tr>
               );
             })}

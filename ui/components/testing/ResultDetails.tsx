@@ -5,6 +5,9 @@ import type { Discipline } from '../../../server/domain/roles.js';
 import { getCombinedResult } from '../../api/results.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import { RemarkBadge } from '../requests/RemarkBadge.js';
+import { DecisionBadge } from '../specifications/DecisionBadge.js';
+import { analyteLabel } from '../specifications/format.js';
+import { decisionsOfItem } from '../specifications/decisions.js';
 
 const isRemark = (value: string): value is Remark => value === 'positive' || value === 'negative';
 
@@ -18,7 +21,10 @@ const DETAIL_GROUPS: Record<Discipline, ReadonlyArray<{ group: Group; title: str
   molbio: [{ group: 'molBio', title: 'Molecular Biology Tests' }],
 };
 
-/** The result details of one request on a Test Results screen: per group and sample, the non-null fields. */
+/**
+ * The result details of one request on a Test Results screen: per group and sample, the non-null
+ * fields, and each judged result's conformity with its reason (issue 26).
+ */
 export function ResultDetails({ requestId, discipline, id }: { requestId: number; discipline: Discipline; id: string }) {
   const state = useLoad(useCallback((signal: AbortSignal) => getCombinedResult(requestId, signal), [requestId]));
   return (
@@ -34,6 +40,7 @@ export function ResultDetails({ requestId, discipline, id }: { requestId: number
               <h3>{title}</h3>
               {items.map((item, index) => {
                 const fields = displayedResultFields(item);
+                const decisions = [...decisionsOfItem(group, item)];
                 return (
                   <div key={item.sampleId}>
                     <h4>Sample {index + 1}</h4>
@@ -45,6 +52,15 @@ export function ResultDetails({ requestId, discipline, id }: { requestId: number
                           <Fragment key={f.name}>
                             <dt>{f.label}</dt>
                             <dd>{f.name.endsWith('Remarks') && isRemark(f.value) ? <RemarkBadge remark={f.value} /> : f.value}</dd>
+                          </Fragment>
+                        ))}
+                        {decisions.map(([code, d]) => (
+                          <Fragment key={`${code}-decision`}>
+                            <dt>{analyteLabel(code)} Conformity</dt>
+                            <dd className="conformity-cell">
+                              <DecisionBadge outcome={d.outcome} />
+                              <span className="decision-reason">{d.reason}</span>
+                            </dd>
                           </Fragment>
                         ))}
                       </dl>

@@ -1,6 +1,7 @@
 import { GROUP_SECTION_TITLES } from '../../../server/domain/catalog.js';
 import type { TesterSample } from '../../../server/domain/resultShape.js';
 import type { Discipline } from '../../../server/domain/roles.js';
+import type { DecisionRule, Specification } from '../../../server/domain/specifications.js';
 import { AnalyteResultRow } from './AnalyteResultRow.js';
 import { draftKey, EMPTY_DRAFT, groupsToTest, type Drafts, type ResultDraft } from './drafts.js';
 
@@ -18,13 +19,16 @@ export interface TestEntryPanelProps {
   /** Keys (sampleId:code) of the rows that differ from what is stored. */
   unsaved: ReadonlySet<string>;
   onChange: (key: string, draft: ResultDraft) => void;
+  /** The specification that applies to each row (by draft key), and the laboratory's decision rule (issue 26). */
+  specs?: ReadonlyMap<string, Specification>;
+  rule?: DecisionRule;
 }
 
 /**
  * The result entry panel of one request: every sample, and for each the ticked analytes of this
  * discipline, grouped in their sections (chemistry: 'Microbial Inhibition Test', 'ELISA Tests').
  */
-export function TestEntryPanel({ request, discipline, drafts, unsaved, onChange }: TestEntryPanelProps) {
+export function TestEntryPanel({ request, discipline, drafts, unsaved, onChange, specs, rule }: TestEntryPanelProps) {
   const groups = groupsToTest(request, discipline);
   if (groups.length === 0) return <p className="empty">{NO_TESTS[discipline]}</p>;
   if (request.samples.length === 0) return <p className="empty">No sample ID found for this request</p>;
@@ -48,6 +52,8 @@ export function TestEntryPanel({ request, discipline, drafts, unsaved, onChange 
                     draft={drafts[key] ?? EMPTY_DRAFT}
                     unsaved={unsaved.has(key)}
                     onChange={(draft) => onChange(key, draft)}
+                    spec={specs?.get(key) ?? null}
+                    rule={rule}
                   />
                 );
               })}

@@ -14,6 +14,7 @@ import { Page } from '../../components/Page.js';
 import { BackArrow } from '../../components/requests/BackArrow.js';
 import { ResultsSummary } from '../../components/requests/ResultsSummary.js';
 import { SampleResults } from '../../components/requests/SampleResults.js';
+import { decisionsOfItem } from '../../components/specifications/decisions.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import '../../styles/client.css';
 
@@ -24,7 +25,15 @@ const RESULT_GROUPS: readonly Group[] = ['microbio', 'chemElisa', 'chemMicrobial
 function GroupSampleResults({ group, item, request, index, amendments }: { group: Group; item: WideResult; request: RequestWithSamples; index: number; amendments: ReadonlyMap<string, AmendmentNote> }) {
   const sample = request.samples.find((s) => s.sampleId === item.sampleId);
   const results = testResultsOf(group, item, request.tests);
-  return <SampleResults position={sample?.position ?? index + 1} description={sample?.sampleTypeDescription} results={results} amendments={amendments} />;
+  return (
+    <SampleResults
+      position={sample?.position ?? index + 1}
+      description={sample?.sampleTypeDescription}
+      results={results}
+      amendments={amendments}
+      decisions={decisionsOfItem(group, item)}
+    />
+  );
 }
 
 /**

@@ -9,9 +9,10 @@ import { SignatureDialog } from '../../components/SignatureDialog.js';
 import { Page } from '../../components/Page.js';
 import { PositiveFinding } from '../../components/queue/PositiveFinding.js';
 import { QueueFooter } from '../../components/queue/QueueFooter.js';
+import { RequestResults } from '../../components/requests/RequestResults.js';
+import { DecisionBadge } from '../../components/specifications/DecisionBadge.js';
 import { useDeskQueue } from '../../components/queue/useDeskQueue.js';
 import { formatDay, formatTimestampDay, purposeText } from '../../components/requests/format.js';
-import { RequestSampleResults } from '../../components/requests/RequestSampleResults.js';
 import { useNotify } from '../../components/Notice.js';
 import '../../styles/client.css';
 import '../../styles/staff.css';
@@ -79,6 +80,7 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
                     </button>
                   </h2>
                   {r.anyPositive && <PositiveFinding />}
+                  <RowConformity row={r} />
                   <dl className="release-families">
                     {/* Every analysis of a request awaiting release is complete. */}
                     {FAMILIES.filter((family) => familiesOf(r.tests).includes(family)).map((family) => (
@@ -107,7 +109,7 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
                   </div>
                 </div>
                 <div id={panel} className="release-results" hidden={!expanded}>
-                  {expanded && <RequestSampleResults requestId={r.requestId} released={false} />}
+                  {expanded && <RequestResults requestId={r.requestId} />}
                 </div>
               </li>
             );
@@ -134,5 +136,16 @@ function ReleaseList({ onChange }: { onChange: () => void }) {
         />
       )}
     </>
+  );
+}
+
+/** The request's statement of conformity (the worst of its results' decisions), where any was judged. */
+function RowConformity({ row }: { row: QueueRow }) {
+  if (!row.conformity) return null;
+  return (
+    <span className="release-conformity">
+      <span className="visually-hidden">Conformity: </span>
+      <DecisionBadge outcome={row.conformity} />
+    </span>
   );
 }

@@ -11,7 +11,7 @@ import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
 import { useNotify } from '../../components/Notice.js';
 import { QueueFooter } from '../../components/queue/QueueFooter.js';
-import { RequestSampleResults } from '../../components/requests/RequestSampleResults.js';
+import { RequestResults } from '../../components/requests/RequestResults.js';
 import { useDeskQueue } from '../../components/queue/useDeskQueue.js';
 import { SignatureDialog } from '../../components/SignatureDialog.js';
 import { useLoad } from '../../hooks/useLoad.js';
@@ -74,7 +74,7 @@ function ReleasedRequest({ request }: { request: ReleasedRef }) {
   const [withdrawing, setWithdrawing] = useState<string | null>(null);
   return (
     <>
-      <RequestSampleResults key={`results-${version}`} requestId={request.requestId} released />
+      <RequestResults key={`results-${version}`} requestId={request.requestId} released />
       <ReportList key={`reports-${version}`} requestId={request.requestId} onWithdraw={setWithdrawing} />
       {withdrawing && (
         <WithdrawDialog

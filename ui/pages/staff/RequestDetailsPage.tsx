@@ -6,6 +6,7 @@ import { LoadStatus } from '../../components/LoadStatus.js';
 import { Page } from '../../components/Page.js';
 import { BackArrow } from '../../components/requests/BackArrow.js';
 import { RequestMessages } from '../../components/requests/RequestMessages.js';
+import { RequestResults } from '../../components/requests/RequestResults.js';
 import { RequestSummary } from '../../components/requests/RequestSummary.js';
 import { ReceptionPanel } from '../../components/traceability/ReceptionPanel.js';
 import { labelsUrl } from '../../api/traceability.js';
@@ -69,6 +70,13 @@ export function RequestDetailsPage() {
           <RequestSummary request={state.data} samples={state.data.samples} />
           <RequestMessages requestId={state.data.requestId} requestStatus={state.data.requestStatus} />
           {acceptsResults(state.data.requestStatus) && <ReceptionPanel requestId={state.data.requestId} />}
+          {/* Approved requests have analyses: their results and conformity as far as entered. */}
+          {state.data.controlNumber && (
+            <section className="request-results" aria-labelledby="request-results-title">
+              <h2 id="request-results-title">Results and conformity</h2>
+              <RequestResults requestId={state.data.requestId} />
+            </section>
+          )}
           <div className="actions">
             <Link className="button button-secondary" to={`/request-timeline/${userId}/${requestId}`}>
               Timeline

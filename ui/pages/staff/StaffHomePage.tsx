@@ -30,6 +30,12 @@ export function StaffHomePage() {
       description: 'Monthly positive and negative counts per test.',
       icon: '▦',
     },
+    {
+      title: 'Specifications',
+      to: `/specifications/${userId}`,
+      description: 'Limits per analyte, their versions and sources, and the decision rule.',
+      icon: '⚖',
+    },
   ];
   const traceability: HomeCard[] = [
     { title: 'Turnaround', to: `/turnaround/${userId}`, description: 'Open requests by age and due date, late ones first.', icon: '⏱' },

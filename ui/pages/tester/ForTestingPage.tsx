@@ -5,13 +5,15 @@ import { GROUP_WIRE } from '../../../server/domain/resultShape.js';
 import { canOpenTestPanel, NO_PERMISSION_MESSAGE, type Discipline } from '../../../server/domain/roles.js';
 import { queuePath, saveRequestResults, type QueueRow } from '../../api/queues.js';
 import { getCombinedResult, resultsTemplatePath } from '../../api/results.js';
+import { getRequestSpecifications } from '../../api/specifications.js';
+import type { DecisionRule, Specification } from '../../../server/domain/specifications.js';
 import { useNotify } from '../../components/Notice.js';
 import { Page } from '../../components/Page.js';
 import { CsvExportLink } from '../../components/queue/CsvExportLink.js';
 import { QueueControls } from '../../components/queue/QueueControls.js';
 import { QueueFooter } from '../../components/queue/QueueFooter.js';
 import { formatDay, formatTimestampDay } from '../../components/requests/format.js';
-import { draftsFromAnalyses, draftsFromResults, entriesOf, unsavedKeys, type ResultDraft } from '../../components/testing/drafts.js';
+import { draftKey, draftsFromAnalyses, draftsFromResults, entriesOf, unsavedKeys, type ResultDraft } from '../../components/testing/drafts.js';
 import { hasLocalDrafts, readLocalDrafts, writeLocalDrafts } from '../../components/testing/localDrafts.js';
 import { SampleInfoPanel } from '../../components/testing/SampleInfoPanel.js';
 import { TestEntryPanel } from '../../components/testing/TestEntryPanel.js';
@@ -55,6 +57,23 @@ const WORK_CHOICES: ReadonlyArray<{ value: WorkState; label: string }> = [
 
 type Drafts = Record<string, ResultDraft>;
 
+/** The specifications of one request's rows (by draft key) and the rule that judges them. */
+interface Judging {
+  specs: ReadonlyMap<string, Specification>;
+  rule: DecisionRule;
+}
+
+/** What applies to a request's analyses; without it (not answered) the bench works as before, undecided. */
+async function judgingOf(requestId: number): Promise<Judging | null> {
+  try {
+    const { rule, items } = await getRequestSpecifications(requestId);
+    return { rule, specs: new Map(items.flatMap((i) => (i.specification ? [[draftKey(i.sampleId, i.testCode), i.specification] as const] : []))) };
+  } catch (error) {
+    console.error(`Could not load the specifications of request ${requestId}`, error);
+    return null;
+  }
+}
+
 const DAY_MS = 86_400_000;
 const ageOf = (iso: string) => {
   const days = Math.floor((Date.now() - new Date(iso).getTime()) / DAY_MS);
@@ -88,6 +107,8 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
 
   /** Per request: its stored results as drafts, once its panel has been opened. */
   const [stored, setStored] = useState<Record<number, Loaded<Drafts>>>({});
+  /** Per request: the specifications its rows are judged against, once its panel has been opened. */
+  const [judging, setJudging] = useState<Record<number, Judging | null>>({});
   /** Per request: what the tester typed (kept locally until saved). */
   const [edits, setEdits] = useState<Record<number, Drafts>>({});
   const [openTests, setOpenTests] = useState<number | null>(null);
@@ -109,14 +130,15 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
     return () => pending.forEach(clearTimeout);
   }, []);
 
-  async function loadStored(requestId: number): Promise<Drafts> {
+  async function loadStored(requestId: number): Promise<{ data: Drafts; judged: Judging | null }> {
     setStored((s) => ({ ...s, [requestId]: { status: 'loading' } }));
     setEdits((e) => (e[requestId] ? e : { ...e, [requestId]: readLocalDrafts(userId, requestId) }));
     try {
-      const combined = await getCombinedResult(requestId);
+      const [combined, judged] = await Promise.all([getCombinedResult(requestId), judgingOf(requestId)]);
+      setJudging((j) => ({ ...j, [requestId]: judged }));
       const data = draftsFromResults(DISCIPLINE_GROUPS[discipline].map((g) => combined[GROUP_WIRE[g].list]));
       setStored((s) => ({ ...s, [requestId]: { status: 'ready', data } }));
-      return data;
+      return { data, judged };
     } catch (error) {
       console.error(`Could not load the results of request ${requestId}`, error);
       // Opening the panel again tries again.
@@ -160,9 +182,9 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
     let outcome: string;
     let failed = false;
     try {
-      const before = stored[id]?.status === 'ready' ? storedOf(id) : await loadStored(id);
+      const { data: before, judged } = stored[id]?.status === 'ready' ? { data: storedOf(id), judged: judging[id] } : await loadStored(id);
       const local = edits[id] ?? readLocalDrafts(userId, id);
-      const entries = entriesOf(local, before);
+      const entries = entriesOf(local, before, (key) => judged?.specs.get(key)?.unit ?? null);
       if (entries.length === 0) {
         outcome = NOTHING_TO_SAVE;
       } else {
@@ -327,6 +349,8 @@ export function ForTestingPage({ discipline }: { discipline: Discipline }) {
                               drafts={{ ...results.data, ...edits[r.requestId] }}
                               unsaved={unsaved}
                               onChange={(key, draft) => edit(r.requestId, key, draft)}
+                              specs={judging[r.requestId]?.specs}
+                              rule={judging[r.requestId]?.rule}
                             />
                             <div className="panel-save">
                               {saveButton('all results')}
