@@ -103,6 +103,8 @@ export interface QueuePage {
   rows: QueueRow[];
   /** The cursor of the next page; absent on the last page. */
   next?: QueueCursor;
+  /** The sort key of the next page's first row (present with `next`): what keeps the next page there. */
+  followingKey?: string;
 }
 
 const CSV_HEADER = ['Control number', 'Status', 'Company', 'Purpose', 'Lot', 'Samples', 'Tests', 'Submitted', 'Waiting since', 'Due date', 'Any positive', 'Released'];

@@ -39,19 +39,19 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * What a page of a list of requests in `statuses` depends on, once computed at `versions`. A page in
- * the oldest-first order (by submission, or by release, which comes later) with rows after it, whose
- * last row was submitted before the window of recent work, cannot change by a write to a request
- * submitted in the window: that request sorts after the page's last row, and the page keeps its link
- * to the next. So it depends only on the ':earlier' versions (db/changeVersions.ts), and the day's
- * submissions, approvals and results on recent requests leave it valid. One day of margin: the day
- * of a write is its statement's, and a transaction never lasts a day. Any other page depends on
+ * the oldest-first order (by submission, or by release, which comes later) whose next page begins
+ * with a request submitted before the window of recent work cannot change by a write to a request
+ * submitted in the window: that request sorts after the page's rows and after the row that keeps the
+ * next page there. So it depends only on the ':earlier' versions (db/changeVersions.ts), and the
+ * day's submissions, approvals and results on recent requests leave it valid. One day of margin: the
+ * day of a write is its statement's, and a transaction never lasts a day. Any other page depends on
  * every change of its statuses.
  */
-export function pageKinds(statuses: readonly RequestStatus[], page: { sort: QueueSort; next?: QueueCursor }, versions: Versions): readonly ChangeKind[] {
+export function pageKinds(statuses: readonly RequestStatus[], page: { sort: QueueSort; followingKey?: string }, versions: Versions): readonly ChangeKind[] {
   const day = versions[DAY_OF_READ];
-  if (page.sort !== 'oldest' || !page.next || day === undefined) return requestsIn(statuses);
+  if (page.sort !== 'oldest' || page.followingKey === undefined || day === undefined) return requestsIn(statuses);
   const windowOpens = new Date((day - EARLIER_AFTER_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
-  return page.next.key < windowOpens ? [...statuses.map(earlierStatusKind), 'people'] : requestsIn(statuses);
+  return page.followingKey < windowOpens ? [...statuses.map(earlierStatusKind), 'people'] : requestsIn(statuses);
 }
 
 export interface ReadCacheLimits {

@@ -87,6 +87,20 @@ describe(`pages that end before the recent work (${databaseKind()})`, () => {
     expect(rowsOf(await staff.get('/requests/queue/pending?limit=200')).map(([id]) => id)).toEqual([...all.map(([id]) => id), recent]);
   });
 
+  it('drops the link to the next page when the only requests after the page are recent ones that leave', async () => {
+    const shown = rowsOf(await staff.get('/requests/queue/for-release?limit=200'));
+    const earlier = await add(LONG_AGO, 'FOR_RELEASE');
+    const recent = await add(0, 'FOR_RELEASE');
+    const limit = shown.length + 1;
+    const before = await staff.get(`/requests/queue/for-release?limit=${limit}`);
+    expect(rowsOf(before).map(([id]) => id)).toContain(earlier);
+    expect(before.headers.get('Link')).toContain('rel="next"');
+    await other('requests').where({ id: recent }).update({ status: 'RELEASED' });
+    const after = await staff.get(`/requests/queue/for-release?limit=${limit}`);
+    expect(after.body).toEqual(before.body);
+    expect(after.headers.get('Link')).toBeNull();
+  });
+
   it('answers every page as the obvious SQL over the committed requests, whatever is written between calls', async () => {
     const STATUSES: RequestStatus[] = ['PENDING_REVIEW', 'FOR_RELEASE', 'REJECTED'];
     const age = fc.oneof(fc.integer({ min: 0, max: EARLIER_AFTER_DAYS - 2 }), fc.integer({ min: EARLIER_AFTER_DAYS + 2, max: LONG_AGO }));

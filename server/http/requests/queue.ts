@@ -149,6 +149,6 @@ export function queueRoutes(router: AppRouter, deps: AppDeps): void {
     const page = await answer(ctx, name, (input) => listQueue(deps.db, requireUser(ctx), name, input), query);
     // A page that ends before the recent work is kept while that work goes on (pageKinds).
     const versions = page && (await ctx.state.reads?.versions());
-    if (versions) ctx.state.cacheKinds = pageKinds(QUEUE_STATUSES[name], { sort: query.input.sort, next: page.next }, versions);
+    if (versions) ctx.state.cacheKinds = pageKinds(QUEUE_STATUSES[name], { sort: query.input.sort, followingKey: page.followingKey }, versions);
   });
 }

@@ -191,7 +191,9 @@ async function runPlan(db: Db, name: QueueName | 'client', plan: Plan, input: Qu
     const id = Number(row.id);
     let item = byId.get(id);
     if (!item) {
-      if (byId.size === input.limit) return { rows: [...byId.values()], next: { key: String(last!.sort_key), id: Number(last!.id) } };
+      if (byId.size === input.limit) {
+        return { rows: [...byId.values()], next: { key: String(last!.sort_key), id: Number(last!.id) }, followingKey: String(row.sort_key) };
+      }
       item = presentRow(name, row);
       if (withSamples) {
         item.sampleList = [];
