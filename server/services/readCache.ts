@@ -8,7 +8,7 @@ import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import { openChangeCounter, type ChangeCounter } from '../db/changeCounter.js';
 import { DAY_OF_READ, EARLIER_AFTER_DAYS, earlierStatusKind, stampOf, statusKind, type ChangeKind, type Versions } from '../db/changeVersions.js';
-import type { QueueCursor, QueueSort } from '../domain/queue.js';
+import type { QueueSort } from '../domain/queue.js';
 import type { RequestStatus } from '../domain/requestStatus.js';
 
 export { stampOf, type ChangeKind, type Versions } from '../db/changeVersions.js';
