@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { CONDITION_LABELS, isTooWarm, MICROBIOLOGY_MAX_TEMPERATURE_C, type ReceiptCondition } from './reception.js';
 import { ResultFields, type Remark } from './resultShape.js';
-import { measurementText, type Decision, type Measurement, type Outcome } from './specifications.js';
+import { measurementText, OUTCOME_TEXT, type Decision, type Measurement, type Outcome } from './specifications.js';
 
 /** The meaning of the release signature (21 CFR 11.50), printed and stored with it. */
 export const RELEASE_MEANING = 'Results reviewed and approved for release';
@@ -165,8 +165,19 @@ export function amendmentChanges(previous: Pick<ReportContent, 'analyses'>, next
   return changes;
 }
 
-/** A report as issued: its identity and signature, its place in the amendment chain, its content. */
-export interface IssuedReport extends Omit<ReportSummary, 'status' | 'changes'> {
+/** How an amendment's page prints one side of a change: the value, the finding, the statement, the date. */
+export function amendedReadingText(reading: AmendedReading | null): string {
+  if (!reading) return 'not reported';
+  return [
+    reading.value ?? '-',
+    findingText(reading.remark),
+    reading.conformity !== undefined ? `statement: ${reading.conformity ? OUTCOME_TEXT[reading.conformity] : 'none'}` : '',
+    reading.analysisDate ? `analysed ${reading.analysisDate}` : '',
+  ].filter(Boolean).join('; ');
+}
+
+/** A report as issued: its identity and signature, its place in the amendment chain (with what an amendment changed), its content. */
+export interface IssuedReport extends Omit<ReportSummary, 'status'> {
   /** The report that replaced this one, if any. */
   replacedBy: string | null;
   verificationToken: string;

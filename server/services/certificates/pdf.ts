@@ -6,6 +6,7 @@ import { drawQr } from '../../documents/qrCode.js';
 import { findAnalyte, purposeLabel, type Purpose } from '../../domain/catalog.js';
 import {
   ADDRESS_NOT_ON_FILE,
+  amendedReadingText,
   amendmentLabel,
   analysisPeriod,
   findingText,
@@ -57,6 +58,14 @@ const CONFORMITY_COLUMNS: Column[] = [
   { header: 'Specification and source', width: 175 },
   { header: 'Value (unit, U)', width: 90 },
   { header: 'Statement', width: 100 },
+];
+
+// What an amendment changed against the report it replaces (ISO/IEC 17025 7.8.8.1: any change of information is clearly identified).
+const CHANGE_COLUMNS: Column[] = [
+  { header: 'Sample', width: 40 },
+  { header: 'Test', width: 105 },
+  { header: 'As reported before', width: 175 },
+  { header: 'As amended', width: 175 },
 ];
 
 const dash = (text: string | null | undefined) => (text && text.trim() ? text : '-');
@@ -150,6 +159,12 @@ export async function renderCertificate(report: IssuedReport, lab: CertificateLa
   if (report.replaces) {
     field('Replaces report', report.replaces);
     field('Reason for amendment', dash(report.amendmentReason));
+  }
+  if (report.replaces && report.changes.length) {
+    heading(`Changes from report ${report.replaces}`);
+    table(CHANGE_COLUMNS, report.changes.map((change) => ({
+      cells: [String(change.samplePosition), findAnalyte(change.testCode)?.label ?? change.testCode, amendedReadingText(change.before), amendedReadingText(change.after)],
+    })));
   }
 
   // Customer (7.8.2.1 e).

@@ -186,12 +186,15 @@ function identityOf(row: ReportRow): Omit<ReportSummary, 'status' | 'changes'> {
   };
 }
 
-function toIssuedReport(row: ReportRow): IssuedReport {
+/** An issued report; an amendment's row also carries the content of the report it replaces, to name what changed. */
+function toIssuedReport(row: ReportRow & { replaced_content: string | null }): IssuedReport {
+  const content = JSON.parse(row.content) as ReportContent;
   return {
     ...identityOf(row),
     replacedBy: row.replaced_by,
     verificationToken: row.verification_token,
-    content: JSON.parse(row.content) as ReportContent,
+    content,
+    changes: row.replaced_content ? amendmentChanges(JSON.parse(row.replaced_content) as ReportContent, content) : [],
   };
 }
 
@@ -221,10 +224,10 @@ export async function readIssuedReport(
   version: number | undefined,
   reader: { actorUserId: number | null; ip?: string | null },
 ): Promise<IssuedReport> {
-  const query = reportsQuery(deps.db).where('r.request_id', requestId);
+  const query = reportsQuery(deps.db).select('p.content as replaced_content').where('r.request_id', requestId);
   if (version === undefined) query.whereNull('n.id');
   else query.where('r.version', version);
-  const row: ReportRow | undefined = await query.first();
+  const row: (ReportRow & { replaced_content: string | null }) | undefined = await query.first();
   if (!row) {
     // Reports exist only for released requests: say which reason applies.
     const request = await deps.db('requests').where('id', requestId).first('status');

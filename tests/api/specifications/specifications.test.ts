@@ -210,6 +210,12 @@ describe(`specifications and statements of conformity (${databaseKind()})`, () =
         samplePosition: 1, testCode: 'chloramphenicol',
         before: expect.objectContaining({ conformity: 'does_not_conform' }), after: expect.objectContaining({ conformity: 'conforms' }),
       }]);
+      // The amended certificate names the statement it changed, beside the one it replaces.
+      const amended = (await pdfText((await client.http.get(`/requests/${requestId}/certificate.pdf`)).bytes)).replace(/\s+/g, ' ').replaceAll('μ', 'µ');
+      expect(amended).toContain(`Changes from report ${reports.body[0].reportNumber}`);
+      expect(amended).toContain('Sample Test As reported before As amended');
+      // Cells wrap side by side, so the check reads each cell's runs in the order pdf.js gives them.
+      expect(amended).toMatch(/1 Chloramphenicol 0\.4 µg\/kg ± 0\.05 \(k = 2\); WARNING: Positive .*\(\+\); statement: does not conform; .*\(\+\); statement: conforms;/u);
       const again = await staff.post(url, { reason: 'Again', password: TEST_PASSWORD });
       expect([again.status, again.body.message]).toEqual([400, 'Every decision stands under the specifications and decision rule in force: nothing to re-evaluate.']);
     });
