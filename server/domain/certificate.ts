@@ -165,6 +165,25 @@ export function amendmentChanges(previous: Pick<ReportContent, 'analyses'>, next
   return changes;
 }
 
+/**
+ * An amended result as every reader is told of it: the change (old and new reading), the report that
+ * made it, who signed it, when and why. The desk and the client read them from a request's reports; a
+ * tester reads those of its own discipline's tests only (GET requests/{id}/amendments).
+ */
+export interface AmendmentNote extends AmendmentChange {
+  reportNumber: string;
+  signerName: string;
+  issuedAt: string;
+  reason: string | null;
+}
+
+/** Every amended result of a request's reports (first issue first), each amendment's changes in its order. */
+export function amendmentNotesOf(reports: ReadonlyArray<Pick<ReportSummary, 'reportNumber' | 'signerName' | 'issuedAt' | 'amendmentReason' | 'changes'>>): AmendmentNote[] {
+  return reports.flatMap((report) =>
+    report.changes.map((change) => ({ ...change, reportNumber: report.reportNumber, signerName: report.signerName, issuedAt: report.issuedAt, reason: report.amendmentReason })),
+  );
+}
+
 /** How an amendment's page prints one side of a change: the value, the finding, the statement, the date. */
 export function amendedReadingText(reading: AmendedReading | null): string {
   if (!reading) return 'not reported';

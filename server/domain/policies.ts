@@ -22,6 +22,7 @@ export type Action =
   | 'results:write'
   | 'reports:read'
   | 'certificate:read'
+  | 'amendments:read'
   | 'certificate:amend'
   | 'certificate:withdraw'
   | 'profile:read'
@@ -78,6 +79,9 @@ const RULES: Record<Action, (actor: Actor, r: Resource) => boolean> = {
   'reports:read': (a, r) => DESK.includes(a.role) || testsGroup(a.role, r.group),
   // Certificates of analysis: the desk reads any, a client its own (the service adds: released only).
   'certificate:read': (a, r) => DESK.includes(a.role) || ownsIt(a, r),
+  // The marks of amended results (who, when, why, old and new reading): whoever reads the certificate,
+  // and the testers of the request's disciplines, who read their own tests' marks only (not the certificate).
+  'amendments:read': (a, r) => DESK.includes(a.role) || ownsIt(a, r) || (r.groups ?? []).some((g) => testsGroup(a.role, g)),
   'certificate:amend': (a) => DESK.includes(a.role),
   'certificate:withdraw': (a) => DESK.includes(a.role),
   'profile:read': (a, r) => DESK.includes(a.role) || ownsIt(a, r),

@@ -2,15 +2,16 @@
  * The rest of the work bench's lists at real volume (2,000 generated requests besides the demo data,
  * volumeFixtures.ts): Test Results searched, paged, downloaded and reloaded from its address; the
  * audit trail paged by keyset with its filter in the address; Turnaround's chart, late list and
- * filters; an amended result marked where the desk reads it. Each screen is checked with axe at 1280
- * and 390 px.
+ * filters; an amended result marked where the desk reads it, and on the testers' Test Results (their
+ * own discipline's results only). Each screen is checked with axe at 1280 and 390 px.
  */
 import fs from 'node:fs/promises';
-import type { Locator, Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { QUEUE_PAGE_SIZE } from '../../server/domain/queue.js';
 import { signInAs } from './auth.js';
 import { expectAccessibleAtBothWidths } from './checks.js';
 import { seedRequests, withServerDb } from './serverDb.js';
+import type { Lab } from './fixtures.js';
 import { expect, test } from './volumeFixtures.js';
 
 /** The control numbers a column or table shows, in order. */
@@ -21,6 +22,18 @@ async function downloaded(page: Page, link: Locator): Promise<string[]> {
   const download = page.waitForEvent('download');
   await link.click();
   return (await fs.readFile((await (await download).path())!, 'utf8')).trimEnd().split('\r\n');
+}
+
+/** A tester signed in a browser of its own, every call its pages make to the API afterwards recorded. */
+async function testerBrowser(browser: Browser, lab: Lab, account: Lab['demo']['microbiotester']) {
+  const context = await browser.newContext({ baseURL: lab.baseURL });
+  const page = await context.newPage();
+  const user = await signInAs(page, lab, account);
+  const calls: string[] = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() === 'fetch') calls.push(`${res.status()} ${new URL(res.url()).pathname}`);
+  });
+  return { page, calls, user, close: () => context.close() };
 }
 
 /** As the lists' search reads a text: case and hyphens ignored, in the control number, company or lot. */
@@ -208,5 +221,70 @@ test.describe('the work bench lists at volume', () => {
       new RegExp(`^✎ Amended in ${request.controlNumber}-R2 on \\w+ \\d+, \\d{4} by .+: was Not detected, negative, now 2\\.0 x 10\\^1, positive\\. Reason: Count read from the wrong plate$`),
     );
     await expectAccessibleAtBothWidths(page);
+  });
+
+  test("Test Results: a tester sees the amendment of its own discipline's result (old and new reading, who, when, why), not the certificate", async ({ page, lab, browser }) => {
+    const [request] = await seedRequests(lab, [
+      {
+        tests: ['eColi', 'betaLactams'],
+        status: 'FOR_RELEASE',
+        samples: ['Marks beef loin'],
+        result: (_position, code) =>
+          code === 'eColi' ? { value: '4.0 x 10^2', remark: 'positive', analysisDate: '2026-03-10' } : { value: 'Not detected', remark: 'negative', analysisDate: '2026-03-11' },
+      },
+    ]);
+    const controlNumber = request.controlNumber!;
+    const signer = await withServerDb(lab, async (db) => {
+      const u = await db('users').where('email', lab.demo.staff.email).first('first_name', 'last_name');
+      return `${u.first_name} ${u.last_name}`;
+    });
+
+    // Staff release the request, then amend a microbiology and a chemistry result in the Released dialog, signing with a reason.
+    const staff = await signInAs(page, lab, lab.demo.staff);
+    expect((await page.request.put(`/requests/approveRelease/${request.requestId}`, { data: { password: lab.demo.staff.password } })).status()).toBe(200);
+    await page.goto(`/released/${staff.userId}?q=${controlNumber}`);
+    await page.getByRole('button', { name: `Control Number ${controlNumber}` }).click();
+    await page.getByRole('button', { name: 'Amend results' }).click();
+    const amend = page.getByRole('dialog', { name: `Amend the results of ${controlNumber}` });
+    await amend.getByLabel('Result of sample 1 E.Coli').fill('Not detected');
+    await amend.getByLabel('Remark of sample 1 E.Coli').selectOption('negative');
+    await amend.getByLabel('Result of sample 1 Beta Lactams').fill('15 ppb');
+    await amend.getByLabel('Remark of sample 1 Beta Lactams').selectOption('positive');
+    await amend.getByLabel('Reason for the amendment').fill('Plate count transcribed from the wrong sample');
+    await amend.getByLabel('Your password', { exact: true }).fill(lab.demo.staff.password);
+    await amend.getByRole('button', { name: 'Sign and issue amendment' }).click();
+    await expect(page.getByText(`Certificate ${controlNumber}-R2 issued; it replaces ${controlNumber}-R1.`)).toBeVisible();
+
+    // The microbiology tester opens the request on Test Results: its E.Coli result is marked, the chemistry change is not shown.
+    const micro = await testerBrowser(browser, lab, lab.demo.microbiotester);
+    await micro.page.goto(`/test-results-microbio/${micro.user.userId}?q=${controlNumber}`);
+    const released = micro.page.getByRole('region', { name: 'Released' });
+    await released.getByRole('button', { name: controlNumber }).click();
+    const details = released.getByRole('region', { name: 'Microbiology Tests' });
+    await expect(details.getByRole('definition').filter({ hasText: 'Not detected' }).first()).toBeVisible();
+    const note = details.locator('.amended-note');
+    await expect(note).toHaveCount(1);
+    await expect(note).toHaveText(
+      new RegExp(`^✎ Amended in ${controlNumber}-R2 on \\w+ \\d+, \\d{4} by ${signer}: was 4\\.0 x 10\\^2, positive, now Not detected, negative\\. Reason: Plate count transcribed from the wrong sample$`),
+    );
+    await expect(released).not.toContainText('15 ppb');
+    await expectAccessibleAtBothWidths(micro.page);
+    // The marks came from the tester's own call; the certificate and its list of reports were never asked for, and nothing was refused.
+    expect(micro.calls).toContain(`200 /requests/${request.requestId}/amendments`);
+    expect(micro.calls.filter((c) => /\/reports$|certificate\.pdf|^4\d\d /.test(c))).toEqual([]);
+    // One call per list, not per row: the requests' amendments are asked for only when one is opened.
+    expect(micro.calls.filter((c) => c.endsWith('/amendments'))).toEqual([`200 /requests/${request.requestId}/amendments`]);
+    await micro.close();
+
+    // The chemistry tester sees its own Beta Lactams change, and not the E.Coli one.
+    const chem = await testerBrowser(browser, lab, lab.demo.chemtester);
+    await chem.page.goto(`/test-results-chem/${chem.user.userId}?q=${controlNumber}`);
+    const chemReleased = chem.page.getByRole('region', { name: 'Released' });
+    await chemReleased.getByRole('button', { name: controlNumber }).click();
+    await expect(chemReleased.locator('.amended-note')).toHaveText(
+      new RegExp(`^✎ Amended in ${controlNumber}-R2 on \\w+ \\d+, \\d{4} by ${signer}: was Not detected, negative, now 15 ppb, positive\\. Reason: Plate count transcribed from the wrong sample$`),
+    );
+    await expect(chemReleased).not.toContainText('4.0 x 10^2');
+    await chem.close();
   });
 });

@@ -80,6 +80,12 @@ const TABLE: Record<Action, Array<[keyof typeof RESOURCES, string]>> = {
     ['own',     'Y Y Y - - -'],
     ['others',  '- Y Y - - -'],
   ],
+  // The marks of amended results: the certificate's readers, and the testers of the request's disciplines (the service narrows a tester to its own tests).
+  'amendments:read': [
+    ['own released microbio request',           'Y Y Y - Y -'],
+    ['own for-release microbio+molBio request', 'Y Y Y - Y Y'],
+    ["others' released chemElisa request",      '- Y Y Y - -'],
+  ],
   'certificate:amend': [['none', '- Y Y - - -']],
   'certificate:withdraw': [['none', '- Y Y - - -']],
   'reports:read': [

@@ -1,5 +1,5 @@
 /** Certificates of analysis: a request's issued reports, their PDFs, amendments, withdrawals, public verification. */
-import type { ReportSummary, Verification } from '../../server/domain/certificate.js';
+import type { AmendmentNote, ReportSummary, Verification } from '../../server/domain/certificate.js';
 import type { ResultFieldsInput } from '../../server/domain/resultShape.js';
 import { getJson, postJson, segment } from './http.js';
 
@@ -11,6 +11,11 @@ export function certificateUrl(requestId: string | number, version?: number): st
 /** GET requests/{id}/reports: every issue, first first. */
 export function listReports(requestId: string | number, signal?: AbortSignal): Promise<ReportSummary[]> {
   return getJson<ReportSummary[]>(`/requests/${segment(requestId)}/reports`, signal);
+}
+
+/** GET requests/{id}/amendments: each amended result, first amendment first (a tester: its own discipline's only). */
+export function listAmendments(requestId: string | number, signal?: AbortSignal): Promise<AmendmentNote[]> {
+  return getJson<AmendmentNote[]>(`/requests/${segment(requestId)}/amendments`, signal);
 }
 
 export type AmendedResult = { sampleId: number; testCode: string } & ResultFieldsInput;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AmendmentInput, ReportNumberParam, verificationUrl, WithdrawalInput } from '../../domain/certificate.js';
 import { amendResults, reEvaluate } from '../../services/certificates/amend.js';
 import { renderCertificate } from '../../services/certificates/pdf.js';
-import { listReports, reportForDownload, verifyReport } from '../../services/certificates/reports.js';
+import { listAmendments, listReports, reportForDownload, verifyReport } from '../../services/certificates/reports.js';
 import { withdrawReport } from '../../services/certificates/withdraw.js';
 import type { DeskDeps } from '../../services/requests/transitions.js';
 import { parseInput } from '../../validation.js';
@@ -58,6 +58,28 @@ const ReportSummaryBody = z
       .meta({ description: "An amendment's changed results against the report it replaces (empty for a first issue)." }),
   })
   .meta({ example: REPORT_SUMMARY });
+const AMENDMENT_NOTE = {
+  samplePosition: 2,
+  testCode: 'eColi',
+  before: { value: '2.3 x 10^3', remark: 'positive', analysisDate: '2026-03-12' },
+  after: { value: 'Not detected', remark: 'negative', analysisDate: '2026-03-12' },
+  reportNumber: '2026-0007-R2',
+  signerName: 'Ana Reyes',
+  issuedAt: '2026-03-11T08:15:00.000Z',
+  reason: 'Transcription error in sample 2',
+};
+const AmendmentNoteBody = z
+  .object({
+    samplePosition: z.number().int(),
+    testCode: z.string(),
+    before: ReportedReading,
+    after: ReportedReading,
+    reportNumber: z.string().meta({ description: 'The report that made the change.' }),
+    signerName: z.string(),
+    issuedAt: z.string(),
+    reason: z.string().nullable(),
+  })
+  .meta({ example: AMENDMENT_NOTE });
 const AmendedBody = z
   .object({ requestId: z.number().int(), reportNumber: z.string(), replaces: z.string() })
   .meta({ example: { requestId: 7, reportNumber: '2026-0007-R2', replaces: '2026-0007-R1' } });
@@ -83,6 +105,15 @@ const REPORTS: RouteDoc = {
   summary: 'Every report issued for a released request (the release and each amendment).',
   params: RequestIdParams,
   responses: { 200: json('The reports, first issued first.', z.array(ReportSummaryBody)) },
+  errors: [403, 404, 409],
+};
+const AMENDMENTS: RouteDoc = {
+  method: 'get',
+  path: '/requests/:requestId/amendments',
+  summary:
+    "A released request's amended results: old and new reading, report, signer, time and reason. The owning client and the desk read every one; a tester of the request's disciplines reads its own discipline's tests only.",
+  params: RequestIdParams,
+  responses: { 200: json('The amended results, first amendment first.', z.array(AmendmentNoteBody)) },
   errors: [403, 404, 409],
 };
 const AMEND: RouteDoc = {
@@ -148,6 +179,12 @@ export function certificatesRouter(deps: AppDeps): Router<AppState> {
     const user = requireUser(ctx);
     const { requestId } = parseInput(RequestIdParams, ctx.params);
     ctx.body = await listReports(deps, user, requestId);
+  });
+
+  route(router, AMENDMENTS, async (ctx) => {
+    const user = requireUser(ctx);
+    const { requestId } = parseInput(RequestIdParams, ctx.params);
+    ctx.body = await listAmendments(deps, user, requestId);
   });
 
   route(router, AMEND, async (ctx) => {

@@ -5,11 +5,13 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
-import { catalogOrder } from '../../domain/catalog.js';
+import { catalogOrder, findAnalyte } from '../../domain/catalog.js';
 import {
   amendmentChanges,
+  amendmentNotesOf,
   reportNumber,
   reportStatus,
+  type AmendmentNote,
   type IssuedReport,
   type ReportContent,
   type ReportReceipt,
@@ -17,8 +19,9 @@ import {
   type ReportWithdrawal,
   type Verification,
 } from '../../domain/certificate.js';
-import { can, type Actor } from '../../domain/policies.js';
-import type { Remark } from '../../domain/resultShape.js';
+import { can, hidesMissing, visibleGroups, type Actor } from '../../domain/policies.js';
+import { groupsOfTests, type Remark } from '../../domain/resultShape.js';
+import { disciplineOf } from '../../domain/roles.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { recordAudit } from '../audit.js';
 import { LIMITS, limited } from '../rateLimits.js';
@@ -200,15 +203,23 @@ function toIssuedReport(row: ReportRow & { replaced_content: string | null }): I
 
 /**
  * Who may read a request's reports: the desk, and the owning client (403 otherwise, whether or not
- * the request exists); the request must be released (409).
+ * the request exists); the request must be released (409). Its amendment marks (`amendments:read`):
+ * also the testers of the request's disciplines.
  */
-async function authorizeReportRead(db: Knex | Knex.Transaction, actor: Actor, requestId: number): Promise<void> {
+async function authorizeReportRead(
+  db: Knex | Knex.Transaction,
+  actor: Actor,
+  requestId: number,
+  action: 'certificate:read' | 'amendments:read' = 'certificate:read',
+): Promise<void> {
   const request = await db('requests').where('id', requestId).first('client_user_id', 'status');
   if (!request) {
-    if (actor.role === 'client') throw forbidden();
+    if (hidesMissing(actor)) throw forbidden();
     throw notFound(`There is no request ${requestId}.`);
   }
-  if (!can(actor, 'certificate:read', { clientUserId: Number(request.client_user_id) })) throw forbidden();
+  // A tester's reach is the request's tests of its discipline (asked only of testers).
+  const groups = disciplineOf(actor.role) === null ? [] : groupsOfTests(await db('request_tests').where('request_id', requestId).pluck('test_code'));
+  if (!can(actor, action, { clientUserId: Number(request.client_user_id), groups })) throw forbidden();
   if (request.status !== 'RELEASED') throw conflict(NOT_RELEASED);
 }
 
@@ -261,9 +272,8 @@ export async function reportForDownload(
 }
 
 /** Every issued report of a request, first issue first (one query), each amendment with the results it changed. */
-export async function listReports(deps: ReportDeps, actor: Actor, requestId: number): Promise<ReportSummary[]> {
-  await authorizeReportRead(deps.db, actor, requestId);
-  const rows: ReportRow[] = await reportsQuery(deps.db).where('r.request_id', requestId).orderBy('r.version');
+async function reportSummaries(db: Knex, requestId: number): Promise<ReportSummary[]> {
+  const rows: ReportRow[] = await reportsQuery(db).where('r.request_id', requestId).orderBy('r.version');
   const contents = new Map(rows.map((row) => [row.report_number, JSON.parse(row.content) as ReportContent]));
   return rows.map((row) => {
     const previous = row.replaces ? contents.get(row.replaces) : undefined;
@@ -273,6 +283,25 @@ export async function listReports(deps: ReportDeps, actor: Actor, requestId: num
       changes: previous ? amendmentChanges(previous, contents.get(row.report_number)!) : [],
     };
   });
+}
+
+/** GET /requests/{id}/reports: the client its own, the desk any; released requests only. */
+export async function listReports(deps: ReportDeps, actor: Actor, requestId: number): Promise<ReportSummary[]> {
+  await authorizeReportRead(deps.db, actor, requestId);
+  return reportSummaries(deps.db, requestId);
+}
+
+/**
+ * GET /requests/{id}/amendments: every amended result of a released request with its old and new
+ * reading, report, signer, time and reason. The client its own and the desk any read them all; a
+ * tester of the request's disciplines reads those of its own discipline's tests only, and nothing
+ * else of the certificate (no withdrawal, no other test's change, no PDF).
+ */
+export async function listAmendments(deps: ReportDeps, actor: Actor, requestId: number): Promise<AmendmentNote[]> {
+  await authorizeReportRead(deps.db, actor, requestId, 'amendments:read');
+  const notes = amendmentNotesOf(await reportSummaries(deps.db, requestId));
+  const groups = visibleGroups(actor);
+  return groups ? notes.filter((note) => groups.some((g) => findAnalyte(note.testCode)?.group === g)) : notes;
 }
 
 export const UNKNOWN_TOKEN = 'No certificate has this verification code. Check the address printed under the QR code.';

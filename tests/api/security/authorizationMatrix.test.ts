@@ -74,6 +74,9 @@ const MATRIX: Record<string, string> = {
   // Certificates (issue 14): the owning client and the desk read them (an unreleased one is a 409); the desk amends; verification is public.
   'GET /requests/:requestId/certificate.pdf': 'LPDPDDDP',
   'GET /requests/:requestId/reports': 'LPDPDDDP',
+  // Amendment marks (issue 25): the certificate's readers, and the testers of the request's disciplines
+  // (their own tests' marks only); testers never get the certificate or its list of reports.
+  'GET /requests/:requestId/amendments': 'LPDPPPPP',
   'POST /requests/:requestId/amendments': 'LDDPDDDP',
   'POST /certificates/:reportNumber/withdraw': 'LDDPDDDP',
   'GET /verify/:token': 'PPPPPPPP',

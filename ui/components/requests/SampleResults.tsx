@@ -3,8 +3,9 @@ import { findAnalyte } from '../../../server/domain/catalog.js';
 import type { AnalyteResult } from '../../../server/domain/resultShape.js';
 import type { Decision } from '../../../server/domain/specifications.js';
 import { DecisionBadge } from '../specifications/DecisionBadge.js';
+import { AmendedNote } from '../certificates/AmendedNote.js';
 import { amendmentKey, type AmendmentNote } from '../certificates/amendmentNotes.js';
-import { formatDay, formatTimestampDay } from './format.js';
+import { formatDay } from './format.js';
 import { RemarkBadge } from './RemarkBadge.js';
 
 export interface SampleResultsProps {
@@ -17,20 +18,6 @@ export interface SampleResultsProps {
   amendments?: ReadonlyMap<string, AmendmentNote>;
   /** The statement of conformity of each test (by test code), where its result was judged (issue 26). */
   decisions?: ReadonlyMap<string, Decision>;
-}
-
-const reading = (r: AmendmentNote['before']) => (r ? [r.value ?? '—', r.remark].filter(Boolean).join(', ') : 'no result');
-
-function AmendedNote({ note }: { note: AmendmentNote }) {
-  return (
-    <p className="amended-note">
-      <strong>
-        <span aria-hidden="true">✎ </span>Amended
-      </strong>{' '}
-      in {note.reportNumber} on {formatTimestampDay(note.issuedAt)} by {note.signerName}: was {reading(note.before)}, now {reading(note.after)}.
-      {note.reason && <> Reason: {note.reason}</>}
-    </p>
-  );
 }
 
 /**

@@ -22,7 +22,8 @@ const SEARCH_WHAT = 'control number, company or lot';
  * keyset page at a time ('Show more'), searched by control number, company or lot, within a range of
  * days (of the submission awaiting release, of the release once released), newest or oldest first;
  * the view lives in the address, and each column downloads its whole filtered list as CSV. A control
- * number expands its result details, one at a time.
+ * number expands its result details, one at a time; a released request's amended results are marked
+ * (old and new reading, who, when, why), loaded as it opens.
  */
 export function TestResultsPage({ discipline }: { discipline: Discipline }) {
   const info = DISCIPLINE_INFO[discipline];
@@ -127,7 +128,7 @@ function ResultsColumn({ discipline, open, onToggle, list, title, empty, failure
                 {r.lotBatchNo && ` · Lot ${r.lotBatchNo}`}
                 {r.releasedAt && ` · Released ${r.releasedAt.slice(0, 10)}`}
               </p>
-              {expanded && <ResultDetails requestId={r.requestId} discipline={discipline} id={`${key}-details`} />}
+              {expanded && <ResultDetails requestId={r.requestId} discipline={discipline} id={`${key}-details`} released={list === 'released'} />}
             </li>
           );
         })}
