@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { findAnalyte } from '../../../server/domain/catalog.js';
 import type { AnalyteResult } from '../../../server/domain/resultShape.js';
-import type { Decision } from '../../../server/domain/specifications.js';
+import { OUTCOME_TEXT, type Decision } from '../../../server/domain/specifications.js';
 import { DecisionBadge } from '../specifications/DecisionBadge.js';
 import { amendmentKey, type AmendmentNote } from '../certificates/amendmentNotes.js';
 import { formatDay, formatTimestampDay } from './format.js';
@@ -19,15 +19,22 @@ export interface SampleResultsProps {
   decisions?: ReadonlyMap<string, Decision>;
 }
 
-const reading = (r: AmendmentNote['before']) => (r ? [r.value ?? '—', r.remark].filter(Boolean).join(', ') : 'no result');
+/** One side of an amended result: its value and remark, and its statement of conformity when the amendment changed that. */
+function reading(r: AmendmentNote['before'], statement: boolean): string {
+  if (!r) return 'no result';
+  const conformity = statement ? `statement: ${r.conformity ? OUTCOME_TEXT[r.conformity] : 'none'}` : null;
+  return [r.value ?? '—', r.remark, conformity].filter(Boolean).join(', ');
+}
 
 function AmendedNote({ note }: { note: AmendmentNote }) {
+  // A re-evaluation (issue 26) changes the statement alone: the note names it.
+  const statement = (note.before?.conformity ?? null) !== (note.after?.conformity ?? null);
   return (
     <p className="amended-note">
       <strong>
         <span aria-hidden="true">✎ </span>Amended
       </strong>{' '}
-      in {note.reportNumber} on {formatTimestampDay(note.issuedAt)} by {note.signerName}: was {reading(note.before)}, now {reading(note.after)}.
+      in {note.reportNumber} on {formatTimestampDay(note.issuedAt)} by {note.signerName}: was {reading(note.before, statement)}, now {reading(note.after, statement)}.
       {note.reason && <> Reason: {note.reason}</>}
     </p>
   );
