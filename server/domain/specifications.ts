@@ -220,6 +220,32 @@ export function measurementFromRemark(remark: 'positive' | 'negative'): Measurem
   return { value: null, unit: null, uncertainty: null, coverageK: null, qualifier: remark === 'positive' ? 'detected' : 'not_detected' };
 }
 
+/** A stored result as re-evaluation reads it: its text value, its + / − and its measurement (if any). */
+export interface StoredResult {
+  value: string | null;
+  remark: 'positive' | 'negative' | null;
+  measurement: Measurement | null;
+}
+
+/**
+ * The decision a stored result gets against `spec` under `rule` (re-evaluation, issue 26): its
+ * measurement, or for a qualitative specification its + / −; null without a value, a specification
+ * or anything to judge. The server stores it; the portal previews it before staff sign.
+ */
+export function judgeStored(spec: Specification | null, result: StoredResult, rule: DecisionRule): Decision | null {
+  if (!spec || result.value === null) return null;
+  const judged = result.measurement ?? (spec.kind === 'qualitative' && result.remark ? measurementFromRemark(result.remark) : null);
+  return judged ? decide(spec, judged, rule) : null;
+}
+
+const DECISION_FIELDS = ['outcome', 'reason', 'specificationId', 'specificationVersion', 'rule', 'expectedRemark'] as const satisfies readonly (keyof Decision)[];
+
+/** Whether two decisions are one: the same outcome and reason, under the same specification version and rule. */
+export function sameDecision(a: Decision | null, b: Decision | null): boolean {
+  if (!a || !b) return a === b;
+  return DECISION_FIELDS.every((f) => a[f] === b[f]);
+}
+
 export interface SpecScope { analyte: string; sampleCategory: string | null; species: string | null; purpose: string | null }
 
 const SCOPE_FIELDS = ['sampleCategory', 'species', 'purpose'] as const;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  applicableSpecification, currentVersions, decide, DECISION_RULES, measurementFromRemark, rangesOverlap, requirementText, specificationProblems, summarize,
+  applicableSpecification, currentVersions, decide, DECISION_RULES, judgeStored, measurementFromRemark, rangesOverlap, requirementText, sameDecision, specificationProblems, summarize,
   type DecisionRule, type Measurement, type Outcome, type Specification,
 } from '../../server/domain/specifications.js';
 
@@ -152,6 +152,39 @@ describe('decide: qualitative and count specifications', () => {
 
   it('a unit that differs from the specification is never judged', () => {
     expect(decide(spec({ upperLimit: 10 }), { ...measured(1), unit: 'mg/kg' }, 'simple').outcome).toBe('inconclusive');
+  });
+});
+
+describe('judgeStored and sameDecision: a stored result judged again (re-evaluation)', () => {
+  const limitOf = (upperLimit: number, version: number) => spec({ upperLimit, version, loq: 0.1 });
+  const stored = { value: '0.4 µg/kg', remark: 'positive' as const, measurement: measured(0.4) };
+
+  it('judges the measurement against the specification given, under the rule given', () => {
+    const before = judgeStored(limitOf(0.15, 1), stored, 'simple');
+    const after = judgeStored(limitOf(0.5, 2), stored, 'simple');
+    expect(before).toMatchObject({ outcome: 'does_not_conform', specificationVersion: 1 });
+    expect(after).toMatchObject({ outcome: 'conforms', specificationVersion: 2, reason: '0.4 µg/kg is within the limit (at most 0.5 µg/kg)' });
+    expect(sameDecision(before, after)).toBe(false);
+    expect(sameDecision(before, judgeStored(limitOf(0.15, 1), stored, 'simple'))).toBe(true);
+  });
+
+  it('a new version or another rule is another decision, even with the same outcome', () => {
+    const v1 = judgeStored(limitOf(0.5, 1), stored, 'simple');
+    expect(sameDecision(v1, judgeStored(limitOf(0.5, 2), stored, 'simple'))).toBe(false);
+    expect(sameDecision(v1, judgeStored(limitOf(0.5, 1), stored, 'guarded'))).toBe(false);
+    // The order the fields were read in does not matter.
+    expect(sameDecision(v1, v1 && { expectedRemark: v1.expectedRemark, rule: v1.rule, specificationVersion: v1.specificationVersion, specificationId: v1.specificationId, reason: v1.reason, outcome: v1.outcome })).toBe(true);
+  });
+
+  it('a + / − stands for a measurement only against a qualitative specification; no value, no specification: no decision', () => {
+    const qualitative = spec({ kind: 'qualitative', unit: null });
+    expect(judgeStored(qualitative, { value: 'Detected', remark: 'positive', measurement: null }, 'guarded')).toMatchObject({ outcome: 'does_not_conform' });
+    expect(judgeStored(qualitative, { value: 'Not detected', remark: 'negative', measurement: null }, 'simple')).toMatchObject({ outcome: 'conforms' });
+    expect(judgeStored(limitOf(0.5, 1), { value: 'see report', remark: 'negative', measurement: null }, 'simple')).toBeNull();
+    expect(judgeStored(qualitative, { value: null, remark: 'negative', measurement: null }, 'simple')).toBeNull();
+    expect(judgeStored(null, stored, 'simple')).toBeNull();
+    expect(sameDecision(null, null)).toBe(true);
+    expect(sameDecision(null, judgeStored(limitOf(0.5, 1), stored, 'simple'))).toBe(false);
   });
 });
 

@@ -28,6 +28,14 @@ export function amendResults(
   return postJson(`/requests/${segment(requestId)}/amendments`, input);
 }
 
+/**
+ * POST /api/requests/{id}/re-evaluate (issue 26): judges a released request again against the
+ * specifications and decision rule in force, signed like an amendment; 400 when every decision stands.
+ */
+export function reEvaluateRequest(requestId: string | number, input: { reason: string; password: string }): Promise<{ requestId: number; reportNumber: string; replaces: string }> {
+  return postJson(`/api/requests/${segment(requestId)}/re-evaluate`, input);
+}
+
 /** POST certificates/{reportNumber}/withdraw: signed with the staff member's password. */
 export function withdrawReport(reportNumber: string, input: { reason: string; password: string }): Promise<{ reportNumber: string; withdrawnAt: string }> {
   return postJson(`/certificates/${segment(reportNumber)}/withdraw`, input);

@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { judgedColumns, judgedOf, JUDGED_COLUMNS, type JudgedRow } from '../../db/analyses.js';
 import { specificationsOf } from '../../db/specificationRows.js';
-import { applicableSpecification, decide, measurementFromRemark, type Decision } from '../../domain/specifications.js';
+import { applicableSpecification, judgeStored, sameDecision, type Decision } from '../../domain/specifications.js';
 import { readDecisionRule, scopeOfRow, today } from '../specifications.js';
 
 export interface Rejudged {
@@ -32,9 +32,8 @@ export async function rejudgeRequest(
     if (wanted && !wanted.has(`${row.sample_id}:${row.test_code}`)) continue;
     const { measurement, decision: before } = judgedOf(row);
     const spec = row.value === null ? null : applicableSpecification(specs, { analyte: row.test_code, species: null, ...scope, on: row.analysis_date ?? today(clock) });
-    const judged = measurement ?? (spec?.kind === 'qualitative' && row.remark ? measurementFromRemark(row.remark) : null);
-    const after = spec && judged ? decide(spec, judged, rule) : null;
-    if (JSON.stringify(before) === JSON.stringify(after)) continue;
+    const after = judgeStored(spec, { value: row.value, remark: row.remark, measurement }, rule);
+    if (sameDecision(before, after)) continue;
     await trx('analyses').where({ id: row.id }).update(judgedColumns(measurement, after));
     changed.push({ sampleId: Number(row.sample_id), testCode: row.test_code, before, after });
   }

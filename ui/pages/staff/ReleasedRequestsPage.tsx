@@ -5,6 +5,7 @@ import { testResultsBySample, type TestResult } from '../../../server/domain/res
 import { amendResults, type AmendedResult } from '../../api/certificates.js';
 import { getRequestDetail } from '../../api/requests.js';
 import { getCombinedResult } from '../../api/results.js';
+import { ReEvaluateDialog } from '../../components/certificates/ReEvaluateDialog.js';
 import { ReportList } from '../../components/certificates/ReportList.js';
 import { WithdrawDialog } from '../../components/certificates/WithdrawDialog.js';
 import { LoadStatus } from '../../components/LoadStatus.js';
@@ -23,7 +24,8 @@ import { ScrollingTable } from '../../components/ScrollingTable.js';
  * /released/{userId}: every released request, latest release first, a keyset page at a time, searched
  * by control number, company or lot, filtered by discipline and release days, downloadable as CSV
  * (the whole filtered list); the view lives in the address. A request opens its results (each
- * amended one marked), certificates, amendments (ISO/IEC 17025 7.8.8) and withdrawals.
+ * amended one marked), certificates, amendments (ISO/IEC 17025 7.8.8), re-evaluation against the
+ * specifications in force (issue 26) and withdrawals.
  */
 export function ReleasedRequestsPage() {
   const id = useId();
@@ -66,11 +68,12 @@ export function ReleasedRequestsPage() {
   );
 }
 
-/** One released request: its certificates, and the amendment and withdrawal dialogs. */
+/** One released request: its certificates, and the amendment, re-evaluation and withdrawal dialogs. */
 function ReleasedRequest({ request }: { request: ReleasedRef }) {
-  // Bumped after an amendment or a withdrawal: the certificates and results are read again.
+  // Bumped after an amendment, a re-evaluation or a withdrawal: the certificates and results are read again.
   const [version, setVersion] = useState(0);
   const [amending, setAmending] = useState(false);
+  const [reEvaluating, setReEvaluating] = useState(false);
   const [withdrawing, setWithdrawing] = useState<string | null>(null);
   return (
     <>
@@ -86,9 +89,14 @@ function ReleasedRequest({ request }: { request: ReleasedRef }) {
           onClose={() => setWithdrawing(null)}
         />
       )}
-      <button type="button" className="button button-secondary" onClick={() => setAmending(true)}>
-        Amend results
-      </button>
+      <div className="actions">
+        <button type="button" className="button button-secondary" onClick={() => setAmending(true)}>
+          Amend results
+        </button>
+        <button type="button" className="button button-secondary" onClick={() => setReEvaluating(true)}>
+          Re-evaluate against current specifications
+        </button>
+      </div>
       {amending && (
         <AmendDialog
           key={`amend-${version}`}
@@ -98,6 +106,17 @@ function ReleasedRequest({ request }: { request: ReleasedRef }) {
             setVersion((v) => v + 1);
           }}
           onClose={() => setAmending(false)}
+        />
+      )}
+      {reEvaluating && (
+        <ReEvaluateDialog
+          key={`re-evaluate-${version}`}
+          request={request}
+          onDone={() => {
+            setReEvaluating(false);
+            setVersion((v) => v + 1);
+          }}
+          onClose={() => setReEvaluating(false)}
         />
       )}
     </>
