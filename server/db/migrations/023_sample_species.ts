@@ -10,8 +10,8 @@ export async function up(knex: Knex): Promise<void> {
   });
 }
 
+// Not the schema builder's dropColumn: on SQLite it copies the table into a new one, which loses the
+// triggers that move the change versions (server/db/changeVersions.ts). Both engines drop a column in place.
 export async function down(knex: Knex): Promise<void> {
-  await knex.schema.alterTable('samples', (t) => {
-    t.dropColumn('species');
-  });
+  await knex.raw('ALTER TABLE samples DROP COLUMN species');
 }
