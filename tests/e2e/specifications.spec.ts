@@ -292,6 +292,7 @@ test('a species of origin narrows a limit: staff add one for swine, a client sta
   await expect(info.locator('.details-row').filter({ hasText: 'Species of Origin 1' })).toContainText('Swine');
   await expect(info.locator('.details-row').filter({ hasText: 'Species of Origin 2' })).toContainText('Cattle');
   await row.getByRole('button', { name: 'Show Chemistry Tests' }).click();
+  await expect(bench.locator(`#tests-${requestId} legend`)).toHaveText(['Sample 1: Pork shoulder (Species of Origin: Swine)', 'Sample 2: Beef rump (Species of Origin: Cattle)']);
   const pork = bench.getByRole('group', { name: 'Corticosteroids, sample 1', exact: true });
   const beef = bench.getByRole('group', { name: 'Corticosteroids, sample 2', exact: true });
   await expect(pork).toContainText('Limit ≤ 0.5 µg/kg');
