@@ -120,6 +120,22 @@ export function analytesOfFamily(family: Family): Analyte[] {
   return ANALYTES.filter((a) => a.family === family);
 }
 
+/**
+ * The species a sample's meat may come from (its species of origin, issue 26): the catalogue's nine
+ * species of the species identification tests, in catalogue order. Maximum residue limits differ per
+ * species, so a specification may be narrowed to one of them.
+ */
+export const SPECIES_CODES = analytesOfGroup('molBio').map((a) => a.code) as [string, ...string[]];
+const speciesLabels = new Map(analytesOfGroup('molBio').map((a) => [a.code, a.label]));
+
+/** The species' label (e.g. 'Swine' for swine); unknown codes as given. */
+export function speciesLabel(code: string): string {
+  return speciesLabels.get(code) ?? code;
+}
+
+/** The text screens and the certificate show for a sample's species of origin. */
+export const SPECIES_NOT_STATED = 'Not stated';
+
 /** The result groups each tester discipline writes. */
 export const DISCIPLINE_GROUPS: Record<Discipline, readonly Group[]> = {
   chem: ['chemMicrobial', 'chemElisa'],

@@ -2,6 +2,7 @@
 // numbered, and what public verification may say about one. Pure: the services store and read it, the
 // PDF module lays it out.
 import { z } from 'zod';
+import { speciesLabel } from './catalog.js';
 import { CONDITION_LABELS, isTooWarm, MICROBIOLOGY_MAX_TEMPERATURE_C, type ReceiptCondition } from './reception.js';
 import { ResultFields, type Remark } from './resultShape.js';
 import { measurementText, OUTCOME_TEXT, type Decision, type Measurement, type Outcome } from './specifications.js';
@@ -101,7 +102,8 @@ export interface ReportContent {
   submissionDate?: string;
   /** The sample reception record (issue 15); null (or absent in older reports) when none was entered. */
   receipt?: ReportReceipt | null;
-  samples: Array<{ position: number; description: string }>;
+  /** species: the sample's species of origin (issue 26), a species code; null or absent (older reports): not stated. */
+  samples: Array<{ position: number; description: string; species?: string | null }>;
   analyses: ReportAnalysis[];
 }
 
@@ -218,6 +220,11 @@ export const printedTime = (iso: string) => `${iso.slice(0, 16).replace('T', ' '
 export const receiptDateText = (receipt: ReportReceipt | null | undefined) => (receipt ? printedTime(receipt.receivedAt) : RECEIPT_NOT_RECORDED);
 
 /** "Acceptable" or "Not acceptable (leaking container)"; the reason is printed only when given. */
+/** A sample as the certificate's Samples table describes it: with its species of origin where stated (issue 26). */
+export function sampleDescriptionText(sample: ReportContent['samples'][number]): string {
+  return sample.species ? `${sample.description} (species of origin: ${speciesLabel(sample.species)})`.trimStart() : sample.description;
+}
+
 export function receiptConditionText(receipt: ReportReceipt | null | undefined): string {
   if (!receipt) return RECEIPT_NOT_RECORDED;
   return CONDITION_LABELS[receipt.condition] + (receipt.reason ? ` (${receipt.reason})` : '');

@@ -1,7 +1,7 @@
 // The submit payload of SPEC section 3 ("Request (submit payload)"): one zod schema that the server
 // validates with and the form builds against, plus the form's own checks of SPEC section 5. Pure.
 import { z } from 'zod';
-import { ANALYTE_CODES, PURPOSES, SAMPLE_CATEGORIES, type Purpose, type SampleCategory } from './catalog.js';
+import { ANALYTE_CODES, PURPOSES, SAMPLE_CATEGORIES, SPECIES_CODES, type Purpose, type SampleCategory } from './catalog.js';
 import { isIsoDate } from './dates.js';
 import { LTO_MAX, canonicalLto } from './accountRules.js';
 import type { RequestRecord } from './requestShape.js';
@@ -55,10 +55,22 @@ const optionalDate = z
 
 const timestamp = z.iso.datetime({ offset: true, error: 'must be an ISO timestamp' }).nullish();
 
+const SPECIES_ERROR = `must be one of ${SPECIES_CODES.join(', ')} (or null: not stated)`;
+
+/**
+ * A sample's species of origin (issue 26): one of the catalogue's nine species, or not stated
+ * (missing, null or blank). It narrows the specifications that judge the sample's results.
+ */
+export const SpeciesOfOriginSchema = z
+  .union([z.literal(''), z.enum(SPECIES_CODES)], { error: SPECIES_ERROR })
+  .nullish()
+  .transform((v) => v || null);
+
 const SampleSchema = z.object({
   // The form numbers its rows; the server assigns the real sample ids.
   sampleId: z.union([z.number(), z.string().max(40)]).nullish(),
   sampleTypeDescription: z.string('must be text').trim().max(500, 'at most 500 characters'),
+  species: SpeciesOfOriginSchema,
 });
 
 const testFlags = Object.fromEntries(ANALYTE_CODES.map((code) => [code, z.boolean('must be true or false').optional()]));
@@ -125,6 +137,7 @@ export const SubmitRequestPayload = z
       samplingDate: p.samplingDate,
       samplerName: p.samplerName,
       samples: p.sample.map((s) => s.sampleTypeDescription),
+      sampleSpecies: p.sample.map((s) => s.species),
       testingPurpose: p.testingPurpose,
       otherTestingPurpose: p.testingPurpose === 'Others' ? p.otherTestingPurpose : null,
       sampleCategory: p.sampleCategory,
@@ -154,6 +167,8 @@ type SubmittedDetails = Pick<
 export interface SubmitRequestInput extends Omit<SubmittedDetails, 'emailAddress' | 'companyName'> {
   /** Sample type descriptions, in row order. */
   samples: string[];
+  /** Each sample's species of origin (a species code, null: not stated), in row order; missing: none stated. */
+  sampleSpecies?: (string | null)[];
   testingPurpose: Purpose;
   otherTestingPurpose: string | null;
   sampleCategory: SampleCategory;
@@ -182,6 +197,8 @@ export interface SubmitRequestForm {
   samplerName: string;
   /** One description per sample row. */
   samples: string[];
+  /** Each sample row's species of origin ('' for not stated), in row order; missing: none stated. */
+  sampleSpecies?: string[];
   /** Codes of the ticked tests. */
   tests: string[];
   gramPositiveAst: string;
@@ -191,7 +208,7 @@ export interface SubmitRequestForm {
 const blank = (text: string) => text.trim() === '';
 
 /** The fields of the submit form a problem can be shown beside. */
-export type SubmitFormField = 'contact' | 'testingPurpose' | 'otherTestingPurpose' | 'sampleCategory' | 'samples' | 'tests';
+export type SubmitFormField = 'contact' | 'testingPurpose' | 'otherTestingPurpose' | 'sampleCategory' | 'samples' | 'sampleSpecies' | 'tests';
 
 export interface SubmitFormProblems {
   /** SPEC section 5's messages that apply, in its order ('Please fill in all required fields.', then the tests'). */
@@ -220,6 +237,12 @@ export function submitFormProblems(form: SubmitRequestForm): SubmitFormProblems 
     fields.tests = 'Select at least one test.';
     messages.push(SUBMIT_ALERTS.noTest);
   }
+  // Not a missing field: a species of origin the list does not offer (issue 26).
+  const unknownSpecies = (form.sampleSpecies ?? []).findIndex((code) => code !== '' && !SPECIES_CODES.includes(code));
+  if (unknownSpecies >= 0) {
+    fields.sampleSpecies = `Choose the species of origin of sample ${unknownSpecies + 1} from the list, or Not stated.`;
+    messages.push(fields.sampleSpecies);
+  }
   return { messages, fields };
 }
 
@@ -238,7 +261,10 @@ export function buildSubmitPayload(form: SubmitRequestForm, now: Date): z.input<
     expiryDate: orNull(form.expiryDate),
     samplingDate: orNull(form.samplingDate),
     samplerName: orNull(form.samplerName),
-    sample: form.samples.map((description, i) => ({ sampleId: i + 1, sampleTypeDescription: description })),
+    sample: form.samples.map((description, i) => {
+      const species = form.sampleSpecies?.[i] ?? '';
+      return { sampleId: i + 1, sampleTypeDescription: description, ...(species ? { species } : {}) };
+    }),
     testingPurpose: form.testingPurpose as Purpose,
     otherTestingPurpose: form.testingPurpose === 'Others' ? orNull(form.otherTestingPurpose) : null,
     sampleCategory: form.sampleCategory as SampleCategory,

@@ -85,6 +85,8 @@ export interface SampleRecord {
   /** 1..n, in row order. */
   position: number;
   sampleTypeDescription: string;
+  /** Issue 26: the species the sample's meat comes from (a species code of the catalogue); null: not stated. */
+  species: string | null;
 }
 
 /** The request as read with its samples in row order (GET requests/detail/{id} and the desk's reads). */

@@ -55,6 +55,8 @@ export interface TesterSample {
   sampleId: number;
   position: number;
   sampleTypeDescription: string;
+  /** Issue 26: the sample's species of origin (a species code); null: not stated. */
+  species: string | null;
   lotBatchNo: string | null;
   samplerName: string | null;
   sampleSource: string | null;

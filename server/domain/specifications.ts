@@ -2,6 +2,7 @@
 // against them (issue 26; ISO/IEC 17025 7.8.6, ILAC-G8:09/2019). Pure: the server decides with it
 // when a result is saved, the tester bench shows the same decision before saving.
 import { z } from 'zod';
+import { SPECIES_CODES } from './catalog.js';
 import { isIsoDate } from './dates.js';
 
 export type SpecKind = 'qualitative' | 'quantitative' | 'count';
@@ -313,7 +314,10 @@ const count = (name: string) => z.number(`${name} must be a number`).int(`${name
 export const SpecificationDraftSchema = z.strictObject({
   analyte: z.string('analyte must be a test code').trim().min(1, 'analyte must be a test code').max(40, 'analyte must be a test code'),
   sampleCategory: scopeText('sampleCategory'),
-  species: scopeText('species'),
+  // A species of origin of the catalogue (issue 26): the specification then applies to the samples of that species.
+  species: z.string('species must be text').trim()
+    .pipe(z.enum(SPECIES_CODES, `species must be one of ${SPECIES_CODES.join(', ')} (null: any)`))
+    .nullable().default(null),
   purpose: scopeText('purpose'),
   kind: z.enum(SPEC_KINDS, `kind must be one of ${SPEC_KINDS.join(', ')}`),
   unit: z.string('unit must be text').trim().min(1, 'unit must not be empty (null: none)').max(40, 'unit must be at most 40 characters').nullable().default(null),

@@ -114,6 +114,11 @@ export const scopeOfRow = (r: { sample_category?: string | null; testing_purpose
   sampleCategory: r.sample_category ?? null, purpose: r.testing_purpose ?? null,
 });
 
+/** The scope of one sample's analyses: its request's, narrowed by the sample's species of origin (null: not stated). */
+export interface SampleScope extends RequestScope { species: string | null }
+
+export const sampleScope = (request: RequestScope, species: string | null | undefined): SampleScope => ({ ...request, species: species ?? null });
+
 export interface RequestSpecifications {
   rule: DecisionRule;
   items: Array<{ sampleId: number; testCode: string; specification: Specification | null }>;
@@ -123,11 +128,11 @@ export interface RequestSpecifications {
 export async function requestSpecifications(db: Knex, clock: Clock, actor: Actor, requestId: number): Promise<RequestSpecifications> {
   const request = await db('requests').where({ id: requestId }).first('client_user_id', 'sample_category', 'testing_purpose');
   if (!request) throw hidesMissing(actor) ? forbidden() : notFound(`No request with id ${requestId}.`);
-  const analyses: Array<{ sample_id: number; test_code: string; analysis_date: string | null }> = await db('analyses')
+  const analyses: Array<{ sample_id: number; species: string | null; test_code: string; analysis_date: string | null }> = await db('analyses')
     .join('samples', 'samples.id', 'analyses.sample_id')
     .where('analyses.request_id', requestId)
     .orderBy([{ column: 'samples.position' }, { column: 'analyses.id' }])
-    .select('analyses.sample_id', 'analyses.test_code', 'analyses.analysis_date');
+    .select('analyses.sample_id', 'samples.species', 'analyses.test_code', 'analyses.analysis_date');
   const tests = [...new Set(analyses.map((a) => a.test_code))];
   const mayRead = can(actor, 'results:read-request', { clientUserId: Number(request.client_user_id), requestStatus: 'RELEASED', groups: groupsOfTests(tests) });
   if (!mayRead) throw forbidden();
@@ -138,7 +143,7 @@ export async function requestSpecifications(db: Knex, clock: Clock, actor: Actor
     items: analyses.map((a) => ({
       sampleId: Number(a.sample_id),
       testCode: a.test_code,
-      specification: applicableSpecification(specs, { analyte: a.test_code, species: null, ...scope, on: a.analysis_date ?? today(clock) }),
+      specification: applicableSpecification(specs, { analyte: a.test_code, ...sampleScope(scope, a.species), on: a.analysis_date ?? today(clock) }),
     })),
   };
 }

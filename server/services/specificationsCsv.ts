@@ -13,7 +13,7 @@ import {
   applicableSpecification, decide, measurementFromRemark, OUTCOME_TEXT, SpecificationDraftSchema, type Specification,
 } from '../domain/specifications.js';
 import { AppError, forbidden } from '../errors.js';
-import { checkNewSpecification, scopeOfRow, storeSpecification } from './specifications.js';
+import { checkNewSpecification, sampleScope, scopeOfRow, storeSpecification } from './specifications.js';
 
 export async function exportSpecifications(db: Knex): Promise<{ csv: string; specifications: Specification[] }> {
   const specifications = await specificationsOf(db);
@@ -76,18 +76,18 @@ export async function importSpecifications(
 async function releasedDecisionsChanged(trx: Knex.Transaction, specs: Specification[], added: Array<{ row: SpecCsvRow; spec: Specification }>): Promise<SpecCsvProblem[]> {
   if (added.length === 0) return [];
   const lineOf = new Map(added.map(({ row, spec }) => [spec, row.line]));
-  const released: Array<Partial<JudgedRow> & { control_number: string; position: number; test_code: string; remark: 'positive' | 'negative' | null; analysis_date: string | null; entered_at: string | null; sample_category: string; testing_purpose: string }> =
+  const released: Array<Partial<JudgedRow> & { control_number: string; position: number; test_code: string; remark: 'positive' | 'negative' | null; analysis_date: string | null; entered_at: string | null; sample_category: string; testing_purpose: string; species: string | null }> =
     await trx('analyses as a')
       .join('requests as r', 'r.id', 'a.request_id')
       .join('samples as s', 's.id', 'a.sample_id')
       .where('r.status', 'RELEASED')
       .whereNotNull('a.decision_outcome')
       .whereIn('a.test_code', [...new Set(added.map((a) => a.spec.analyte))])
-      .select('r.control_number', 'r.sample_category', 'r.testing_purpose', 's.position', 'a.test_code', 'a.remark', 'a.analysis_date', 'a.entered_at', ...JUDGED_COLUMNS.map((c) => `a.${c}`));
+      .select('r.control_number', 'r.sample_category', 'r.testing_purpose', 's.position', 's.species', 'a.test_code', 'a.remark', 'a.analysis_date', 'a.entered_at', ...JUDGED_COLUMNS.map((c) => `a.${c}`));
   const problems: SpecCsvProblem[] = [];
   for (const r of released) {
     const on = r.analysis_date ?? String(r.entered_at ?? '').slice(0, 10);
-    const spec = applicableSpecification(specs, { analyte: r.test_code, species: null, ...scopeOfRow(r), on });
+    const spec = applicableSpecification(specs, { analyte: r.test_code, ...sampleScope(scopeOfRow(r), r.species), on });
     const line = spec ? lineOf.get(spec) : undefined;
     if (!spec || line === undefined) continue;
     const { measurement, decision } = judgedOf(r);

@@ -6,7 +6,7 @@ import { createClientAccount } from '../../server/services/clients.js';
 import { insertRequests } from '../../fixtures/requests.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
 
-const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail', '017_request_search', '018_version_triggers', '019_specifications', '020_turnaround_weeks', '021_earlier_versions', '022_progress_conformity'];
+const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail', '017_request_search', '018_version_triggers', '019_specifications', '020_turnaround_weeks', '021_earlier_versions', '022_progress_conformity', '023_sample_species'];
 
 const TABLES = [
   'users', 'clients', 'requests', 'request_tests', 'samples', 'analyses', 'request_messages', 'audit_log',
@@ -168,6 +168,29 @@ describe(`migrations (${databaseKind()})`, () => {
     );
     await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'PENDING_REVIEW', submissionDate: '2025-01-02T08:00:00.000Z' }]);
     expect(Number((await earlier())!.n)).toBeGreaterThan(before);
+  });
+
+  it('023_sample_species adds the species of origin of samples (existing samples: not stated), and takes it away keeping the change triggers', async () => {
+    const client = await createClientAccount(
+      database.db,
+      systemClock,
+      { email: 'species@example.test', username: null, password: 'correct horse battery', firstName: 'S', lastName: 'O', contactNumber: '639171234567', verified: true },
+      { companyName: 'Species Meats', ltoNo: 'LTO-23', classification: 'Importer' },
+    );
+    const triggers = async () => (database.kind === 'postgres'
+      ? (await database.db.raw("SELECT tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relname = 'samples' AND NOT tgisinternal ORDER BY tgname")).rows.map((r: { tgname: string }) => r.tgname)
+      : await database.db('sqlite_master').where({ type: 'trigger', tbl_name: 'samples' }).orderBy('name').pluck('name'));
+    const [old] = await insertRequests(database.db, [{ clientUserId: client.id, tests: ['ractopamine'], samples: ['Pork belly'], sampleSpecies: ['swine'] }]);
+    const before = await triggers();
+    expect(before.length).toBeGreaterThan(0);
+    await database.db.migrate.down({ migrationSource, name: '023_sample_species' });
+    expect(await database.db.schema.hasColumn('samples', 'species')).toBe(false);
+    expect(await triggers()).toEqual(before);
+    expect(await database.db('samples').where({ id: old.sampleIds[0] }).first('sample_type_description')).toEqual({ sample_type_description: 'Pork belly' });
+    expect(await migrateLatest(database.db)).toEqual(['023_sample_species']);
+    expect(await database.db('samples').where({ id: old.sampleIds[0] }).first('species')).toEqual({ species: null });
+    await database.db('samples').where({ id: old.sampleIds[0] }).update({ species: 'swine' });
+    expect(await database.db('samples').where({ id: old.sampleIds[0] }).first('species')).toEqual({ species: 'swine' });
   });
 
   if (databaseKind() === 'postgres') {

@@ -210,3 +210,99 @@ test('the Specifications form names every problem beside its field, then the ser
   await expect(pageNotice(page)).toHaveText('Decision rule saved: Simple acceptance.');
   expect(dialogs).toEqual([]);
 });
+
+test('a species of origin narrows a limit: staff add one for swine, a client states the species of each sample, staff and the tester see it and the tester is shown each sample its own limit', async ({ page, lab, browser }, testInfo) => {
+  test.setTimeout(300_000);
+  const dialogs = recordDialogs(page);
+
+  // 1. Staff add a limit for Corticosteroids in pig meat: the screen offers the catalogue's nine species.
+  const staff = await signInAs(page, lab, lab.demo.staff);
+  await page.goto(`/specifications/${staff.userId}`);
+  await page.getByRole('button', { name: 'Add a specification' }).click();
+  const form = page.getByRole('form', { name: 'Add a specification' });
+  const species = form.getByLabel('Species of origin', { exact: true });
+  await expect(species.getByRole('option')).toHaveText(['Any', 'Dog', 'Cat', 'Chicken', 'Buffalo', 'Cattle', 'Horse', 'Goat', 'Sheep', 'Swine']);
+  await form.getByLabel('Analyte', { exact: true }).selectOption({ label: 'Corticosteroids' });
+  await species.selectOption({ label: 'Swine' });
+  await form.getByRole('radio', { name: 'Quantitative (a limit or a range)' }).check();
+  await form.getByLabel('Unit', { exact: true }).fill('µg/kg');
+  await form.getByLabel('LOQ (limit of quantification)').fill('0.25');
+  await form.getByLabel('Upper limit').fill('0.5');
+  await form.getByLabel('Source').fill('Laboratory policy for pig meat: dexamethasone at most 0.5 µg/kg');
+  await form.getByLabel('Valid from').fill('2020-01-01');
+  await form.getByRole('button', { name: 'Save specification' }).click();
+  await expect(pageNotice(page)).toHaveText('Specification saved: Corticosteroids, version 1.');
+  await page.getByLabel('Analyte', { exact: true }).selectOption({ label: 'Corticosteroids' });
+  const rows = specRow(page, 'Corticosteroids');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: 'Swine' })).toContainText('≤ 0.5 µg/kg');
+
+  // 2. The client submits two samples, stating the species of each (the first by keyboard alone).
+  const client = await newBrowser(browser, lab);
+  const clientUser = await signInAs(client.page, lab, lab.demo.client);
+  const submit = client.page;
+  await submit.goto(`/submit-a-request/${clientUser.userId}`);
+  await expect(submit.getByRole('region', { name: 'Client Information' })).toContainText('Demo Meat Traders Inc.');
+  await submit.getByRole('radio', { name: 'Export' }).check();
+  await submit.getByRole('radio', { name: 'Walk-in' }).check();
+  await submit.getByLabel('Sample Type Description 1').fill('Pork shoulder');
+  const species1 = submit.getByLabel('Species of Origin 1', { exact: true });
+  await expect(species1).toHaveValue('');
+  await expect(species1.getByRole('option', { selected: true })).toHaveText('Not stated');
+  await submit.getByLabel('Sample Type Description 1').press('Tab');
+  await expect(species1).toBeFocused();
+  await submit.keyboard.type('Swine');
+  await expect(species1).toHaveValue('swine');
+  await submit.getByRole('button', { name: '+ Add Sample' }).click();
+  await submit.getByLabel('Sample Type Description 2').fill('Beef rump');
+  await submit.getByLabel('Species of Origin 2', { exact: true }).selectOption({ label: 'Cattle' });
+  await submit.getByRole('checkbox', { name: 'Corticosteroids' }).check();
+  await expectNoAxeViolations(submit, { atLeast: 'moderate' });
+  await submit.getByRole('group', { name: '3 Sample Information' }).screenshot({ path: testInfo.outputPath('species-submit.png') });
+  await submit.getByRole('button', { name: 'Submit', exact: true }).click();
+  await submit.getByRole('dialog', { name: 'Are you sure you want to submit this request?' }).getByRole('button', { name: 'Yes, submit' }).click();
+  await expect(submit).toHaveURL(`/request-submitted/${clientUser.userId}`);
+  await submit.goto(`/track-my-request/${clientUser.userId}`);
+  await submit.getByRole('row').nth(1).getByRole('link').click();
+  await expect(submit).toHaveURL(new RegExp(`/request-review/${clientUser.userId}/\\d+$`));
+  const requestId = Number(/(\d+)$/.exec(submit.url())![1]);
+  await expect(submit.getByRole('main')).toContainText('Pork shoulder (Species of Origin: Swine)');
+  await expect(submit.getByRole('main')).toContainText('Beef rump (Species of Origin: Cattle)');
+  await client.close();
+
+  // 3. Staff read the species in the request's details and approve it.
+  await page.goto(`/request-details/${staff.userId}/${requestId}`);
+  await expect(page.getByRole('main')).toContainText('Pork shoulder (Species of Origin: Swine)');
+  await expect(page.getByRole('main')).toContainText('Beef rump (Species of Origin: Cattle)');
+  await page.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(page).toHaveURL(`/request-control-number/${staff.userId}/${requestId}`);
+  const controlNumber = (await page.locator('.control-number-value').textContent())!;
+  expect(controlNumber).toMatch(/^\d{4}-\d{4}$/);
+  expect(dialogs).toEqual([]);
+
+  // 4. The tester reads each sample's species in its information, and each sample gets its own limit.
+  const tester = await newBrowser(browser, lab);
+  const testerUser = await signInAs(tester.page, lab, lab.demo.chemtester);
+  const bench = tester.page;
+  await bench.goto(`/for-testing-chem/${testerUser.userId}`);
+  await bench.getByRole('searchbox', { name: 'Search by control number' }).fill(controlNumber);
+  const row = forTestingRow(bench, controlNumber);
+  await row.getByRole('button', { name: 'View Sample Information' }).click();
+  const info = bench.locator(`#samples-${requestId}`);
+  await expect(info.locator('.details-row').filter({ hasText: 'Species of Origin 1' })).toContainText('Swine');
+  await expect(info.locator('.details-row').filter({ hasText: 'Species of Origin 2' })).toContainText('Cattle');
+  await row.getByRole('button', { name: 'Show Chemistry Tests' }).click();
+  await expect(bench.locator(`#tests-${requestId} legend`)).toHaveText(['Sample 1: Pork shoulder (Species of Origin: Swine)', 'Sample 2: Beef rump (Species of Origin: Cattle)']);
+  const pork = bench.getByRole('group', { name: 'Corticosteroids, sample 1', exact: true });
+  const beef = bench.getByRole('group', { name: 'Corticosteroids, sample 2', exact: true });
+  await expect(pork).toContainText('Limit ≤ 0.5 µg/kg');
+  await expect(beef).toContainText('Limit ≤ 0.75 µg/kg');
+  // The same value: over the pig meat limit, within the general one.
+  await pork.getByLabel('Value of Corticosteroids, sample 1', { exact: true }).fill('0.6');
+  await beef.getByLabel('Value of Corticosteroids, sample 2', { exact: true }).fill('0.6');
+  await expect(pork.locator('.finding-positive')).toHaveText('does not conform');
+  await expect(beef.locator('.finding-negative')).toHaveText('conforms');
+  await expectNoAxeViolations(bench, { atLeast: 'moderate' });
+  await bench.screenshot({ path: testInfo.outputPath('species-bench.png'), fullPage: true });
+  await tester.close();
+});

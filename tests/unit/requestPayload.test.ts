@@ -60,6 +60,13 @@ describe('submitFormProblems (SPEC section 5)', () => {
     expect(Object.keys(problems.fields).sort()).toEqual(['sampleCategory', 'testingPurpose', 'tests']);
   });
 
+  it('refuses a species of origin the list does not offer, naming the sample (not a missing field)', () => {
+    expect(submitFormProblems(form({ sampleSpecies: ['swine', ''] }))).toEqual({ messages: [], fields: {} });
+    const problems = submitFormProblems(form({ sampleSpecies: ['swine', 'deer'] }));
+    expect(problems.fields).toEqual({ sampleSpecies: 'Choose the species of origin of sample 2 from the list, or Not stated.' });
+    expect(problems.messages).toEqual(['Choose the species of origin of sample 2 from the list, or Not stated.']);
+  });
+
   it('asks for a test when none known is ticked', () => {
     expect(submitFormProblems(form({ tests: [] })).messages).toEqual(['Please select at least one test.']);
     expect(submitFormProblems(form({ tests: ['organoleptic'] })).fields.tests).toBe('Select at least one test.');
@@ -97,6 +104,18 @@ describe('buildSubmitPayload', () => {
     expect(buildSubmitPayload(form({ testingPurpose: 'Others', otherTestingPurpose: 'Study' }), NOW)).toMatchObject({ otherTestingPurpose: 'Study' });
   });
 
+  it('sends a species of origin only for the samples that state one (issue 26), which the server takes per sample', () => {
+    const p = buildSubmitPayload(form({ sampleSpecies: ['cattle', ''] }), NOW);
+    expect(p.sample).toEqual([{ sampleId: 1, sampleTypeDescription: 'Beef', species: 'cattle' }, { sampleId: 2, sampleTypeDescription: '' }]);
+    expect(SubmitRequestPayload.parse(p)).toMatchObject({ samples: ['Beef', ''], sampleSpecies: ['cattle', null] });
+    expect(SubmitRequestPayload.parse({ ...p, sample: [{ sampleTypeDescription: 'Pork', species: '' }, { sampleTypeDescription: 'Lamb', species: null }] }))
+      .toMatchObject({ sampleSpecies: [null, null] });
+    const unknown = SubmitRequestPayload.safeParse({ ...p, sample: [{ sampleTypeDescription: 'Venison', species: 'Deer' }] });
+    expect(unknown.success ? [] : unknown.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['sample.0.species', 'must be one of dog, cat, chicken, buffalo, cattle, horse, goat, sheep, swine (or null: not stated)'],
+    ]);
+  });
+
   it('builds what the server schema accepts', () => {
     const parsed = SubmitRequestPayload.parse(buildSubmitPayload(form(), NOW));
     expect(parsed).toEqual({
@@ -111,6 +130,7 @@ describe('buildSubmitPayload', () => {
       samplingDate: null,
       samplerName: null,
       samples: ['Beef', ''],
+      sampleSpecies: [null, null],
       testingPurpose: 'Monitoring',
       otherTestingPurpose: null,
       sampleCategory: 'Monitoring',

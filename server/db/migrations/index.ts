@@ -22,6 +22,7 @@ import * as m019 from './019_specifications.js';
 import * as m020 from './020_turnaround_weeks.js';
 import * as m021 from './021_earlier_versions.js';
 import * as m022 from './022_progress_conformity.js';
+import * as m023 from './023_sample_species.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '020_turnaround_weeks': m020,
   '021_earlier_versions': m021,
   '022_progress_conformity': m022,
+  '023_sample_species': m023,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

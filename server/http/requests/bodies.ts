@@ -2,7 +2,7 @@
 // check: the wide request shape of SPEC section 3 and 7, the work list rows, the desk's transitions,
 // messages, queues and traceability. They describe what the services return; nothing parses with them.
 import { z } from 'zod';
-import { FAMILIES } from '../../domain/catalog.js';
+import { FAMILIES, SPECIES_CODES } from '../../domain/catalog.js';
 import { RECEIPT_CONDITIONS } from '../../domain/reception.js';
 import { REQUEST_STATUSES } from '../../domain/requestStatus.js';
 import { ConformityBody } from '../specifications/bodies.js';
@@ -11,8 +11,13 @@ const Status = z.enum(REQUEST_STATUSES);
 const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp.' });
 const NullableText = z.string().nullable();
 
-const SAMPLE = { sampleId: 31, position: 1, sampleTypeDescription: 'Pork loin, chilled' };
-export const SampleBody = z.object({ sampleId: z.number().int(), position: z.number().int(), sampleTypeDescription: z.string() }).meta({ example: SAMPLE });
+const SAMPLE = { sampleId: 31, position: 1, sampleTypeDescription: 'Pork loin, chilled', species: 'swine' };
+export const SampleBody = z.object({
+  sampleId: z.number().int(),
+  position: z.number().int(),
+  sampleTypeDescription: z.string(),
+  species: z.enum(SPECIES_CODES).nullable().meta({ description: 'Issue 26: the species the meat comes from (narrows the specifications); null: not stated.' }),
+}).meta({ example: SAMPLE });
 
 const REQUEST = {
   requestId: 7,

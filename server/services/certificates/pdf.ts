@@ -16,6 +16,7 @@ import {
   receiptDateText,
   receiptTemperatureText,
   RELATES_ONLY_STATEMENT,
+  sampleDescriptionText,
   type IssuedReport,
 } from '../../domain/certificate.js';
 import { DECISION_RULE_TEXT, OUTCOME_TEXT, type DecisionRule } from '../../domain/specifications.js';
@@ -189,7 +190,7 @@ export async function renderCertificate(report: IssuedReport, lab: CertificateLa
   field('Temperature on arrival', receiptTemperatureText(c.receipt));
   field('Date(s) of analysis', analysisPeriod(c.analyses));
   doc.moveDown(0.4);
-  table(SAMPLE_COLUMNS, c.samples.map((s) => ({ cells: [String(s.position), s.description, receiptConditionText(c.receipt)] })));
+  table(SAMPLE_COLUMNS, c.samples.map((s) => ({ cells: [String(s.position), sampleDescriptionText(s), receiptConditionText(c.receipt)] })));
 
   // Methods, once per test (7.8.2.1 f), then the results with units (7.8.2.1 n).
   heading('Methods');

@@ -52,7 +52,7 @@ async function reportContent(trx: Knex.Transaction, requestId: number): Promise<
     temperatureC: received.temperatureC,
   };
   type Row = Partial<JudgedRow> & Partial<SpecificationColumns> & {
-    position: number; description: string; test_code: string | null; value: string | null; remark: string | null; analysis_date: string | null;
+    position: number; description: string; species: string | null; test_code: string | null; value: string | null; remark: string | null; analysis_date: string | null;
   };
   const rows: Row[] = await trx('samples as s')
     .leftJoin('analyses as a', 'a.sample_id', 's.id')
@@ -60,11 +60,11 @@ async function reportContent(trx: Knex.Transaction, requestId: number): Promise<
     .where('s.request_id', requestId)
     .orderBy('s.position')
     .select(
-      's.position', 's.sample_type_description as description', 'a.test_code', 'a.value', 'a.remark', 'a.analysis_date',
+      's.position', 's.sample_type_description as description', 's.species', 'a.test_code', 'a.value', 'a.remark', 'a.analysis_date',
       ...JUDGED_COLUMNS.map((c) => `a.${c}`), ...SPECIFICATION_COLUMNS.map((c) => `sp.${c} as spec_${c}`),
     );
-  const samples = new Map<number, string>();
-  for (const row of rows) samples.set(Number(row.position), row.description);
+  const samples = new Map<number, { description: string; species: string | null }>();
+  for (const row of rows) samples.set(Number(row.position), { description: row.description, species: row.species ?? null });
   const analyses = rows
     .filter((row) => row.test_code !== null)
     .map((row) => ({
@@ -98,7 +98,7 @@ async function reportContent(trx: Knex.Transaction, requestId: number): Promise<
     samplingDate: r.sampling_date,
     submissionDate: String(r.submission_date).slice(0, 10),
     receipt,
-    samples: [...samples].map(([position, description]) => ({ position, description })),
+    samples: [...samples].map(([position, sample]) => ({ position, ...sample })),
     analyses,
   };
 }

@@ -168,6 +168,7 @@ interface ForTestingColumns extends SummaryColumns {
   sample_id: number | null;
   position: number | null;
   sample_type_description: string | null;
+  sample_species: string | null;
 }
 
 /**
@@ -186,7 +187,7 @@ export async function listForTesting(db: Db, { groups, ...page }: ListRequest): 
   ).as('r');
   const rows: Array<ForTestingColumns & ReceiptColumns> = await joinReceipt(db.from(requests), 'r')
     .leftJoin('samples as s', 's.request_id', 'r.id')
-    .select('r.*', 's.id as sample_id', 's.position', 's.sample_type_description', ...RECEIPT_COLUMNS)
+    .select('r.*', 's.id as sample_id', 's.position', 's.sample_type_description', 's.species as sample_species', ...RECEIPT_COLUMNS)
     .orderBy([...OLDEST_FIRST, { column: 's.position' }]);
 
   const byId = new Map<number, ForTestingRequest>();
@@ -202,6 +203,7 @@ export async function listForTesting(db: Db, { groups, ...page }: ListRequest): 
       sampleId: Number(row.sample_id),
       position: Number(row.position),
       sampleTypeDescription: row.sample_type_description ?? '',
+      species: row.sample_species,
       lotBatchNo: row.lot_batch_no,
       samplerName: row.sampler_name,
       sampleSource: row.sample_source,

@@ -150,7 +150,7 @@ function presentRow(name: QueueName | 'client', row: Row): QueueRow {
 }
 
 /** for-testing: each request's samples with its sample information (SPEC "Sample (as read)"), joined in. */
-const SAMPLE_COLUMNS = ['s.id as sample_id', 's.position', 's.sample_type_description', 'r.sampler_name', 'r.sample_source', 'r.production_date', 'r.expiry_date', 'r.sampling_date'];
+const SAMPLE_COLUMNS = ['s.id as sample_id', 's.position', 's.sample_type_description', 's.species as sample_species', 'r.sampler_name', 'r.sample_source', 'r.production_date', 'r.expiry_date', 'r.sampling_date'];
 
 function sampleOf(row: Row): TesterSample {
   const text = (name: string) => (row[name] as string | null) ?? null;
@@ -158,6 +158,7 @@ function sampleOf(row: Row): TesterSample {
     sampleId: Number(row.sample_id),
     position: Number(row.position),
     sampleTypeDescription: String(row.sample_type_description ?? ''),
+    species: text('sample_species'),
     lotBatchNo: text('lot_batch_no'),
     samplerName: text('sampler_name'),
     sampleSource: text('sample_source'),

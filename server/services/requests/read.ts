@@ -115,12 +115,13 @@ export interface SampleRow {
   request_id: number;
   position: number;
   sample_type_description: string;
+  species: string | null;
 }
 
-export const SAMPLE_COLUMNS = ['id', 'request_id', 'position', 'sample_type_description'] as const;
+export const SAMPLE_COLUMNS = ['id', 'request_id', 'position', 'sample_type_description', 'species'] as const;
 
 export function sampleRecordOf(row: SampleRow): SampleRecord {
-  return { sampleId: Number(row.id), position: Number(row.position), sampleTypeDescription: row.sample_type_description };
+  return { sampleId: Number(row.id), position: Number(row.position), sampleTypeDescription: row.sample_type_description, species: row.species ?? null };
 }
 
 /** Samples of several requests in one query, grouped by request id, in position order. */

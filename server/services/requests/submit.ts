@@ -70,7 +70,9 @@ export async function submitRequest(
     await trx('request_tests').insert(input.tests.map((code) => ({ request_id: requestId, test_code: code })));
     await writeProgressWithoutResults(trx, { ...row, id: requestId }, input.tests);
     const samples: SampleRow[] = await trx('samples')
-      .insert(input.samples.map((description, i) => ({ request_id: requestId, position: i + 1, sample_type_description: description })))
+      .insert(input.samples.map((description, i) => ({
+        request_id: requestId, position: i + 1, sample_type_description: description, species: input.sampleSpecies?.[i] ?? null,
+      })))
       .returning(SAMPLE_COLUMNS);
     await recordAudit(trx, deps.clock, {
       actorUserId: clientUserId,

@@ -20,7 +20,7 @@ import {
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { describeIssues } from '../../validation.js';
 import { recordAuditMany, type AuditEntry } from '../audit.js';
-import { readDecisionRule, scopeOfRow, today, type RequestScope } from '../specifications.js';
+import { readDecisionRule, sampleScope, scopeOfRow, today, type RequestScope, type SampleScope } from '../specifications.js';
 import { analysesOf } from './read.js';
 
 export interface ResultEntry {
@@ -94,7 +94,7 @@ interface Judging { specs: Specification[]; rule: DecisionRule; today: string }
  * chosen. Problems: a unit other than the specification's, a remark differing from the decision
  * without the tester's confirmation.
  */
-function judge(e: ResultEntry, fields: ReturnType<typeof normalizeResult>, stored: Stored, scope: RequestScope, j: Judging): { result: Stored; problem?: string } {
+function judge(e: ResultEntry, fields: ReturnType<typeof normalizeResult>, stored: Stored, scope: SampleScope, j: Judging): { result: Stored; problem?: string } {
   const given = e.measurement !== undefined;
   let measurement = given ? (e.measurement ?? null) : stored.measurement;
   // A measurement alone is a result: its text is written for it, with the remark and date sent.
@@ -103,7 +103,7 @@ function judge(e: ResultEntry, fields: ReturnType<typeof normalizeResult>, store
   const { analysisDate } = entered;
   let { value, remark } = entered;
   if (value === null) return { result: { value: null, remark: null, analysisDate: null, measurement: null, decision: null } };
-  const spec = applicableSpecification(j.specs, { analyte: e.testCode, species: null, ...scope, on: analysisDate ?? j.today });
+  const spec = applicableSpecification(j.specs, { analyte: e.testCode, ...scope, on: analysisDate ?? j.today });
   if (measurement && spec?.unit && measurement.value != null) {
     if (measurement.unit == null) measurement = { ...measurement, unit: spec.unit };
     else if (measurement.unit !== spec.unit) {
@@ -186,7 +186,9 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
     }));
   }
 
-  const analyses = await analysesToWrite(trx, requestIds);
+  // Each sample's species of origin narrows the specifications of its analyses (issue 26).
+  const speciesOf = new Map<number, string | null>();
+  const analyses = await analysesToWrite(trx, requestIds, speciesOf);
   const judging: Judging = {
     specs: await specificationsOf(trx, [...new Set(entries.map((e) => e.testCode))]),
     rule: await readDecisionRule(trx),
@@ -217,7 +219,8 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
     const before: Stored = {
       value: analysis.value, remark: analysis.remark, analysisDate: analysis.analysisDate, measurement: analysis.measurement ?? null, decision: analysis.decision ?? null,
     };
-    const { result: after, problem } = judge(e, resultOf.get(e)!, before, requests.get(e.requestId)!.scope, judging);
+    const scope = sampleScope(requests.get(e.requestId)!.scope, speciesOf.get(e.sampleId));
+    const { result: after, problem } = judge(e, resultOf.get(e)!, before, scope, judging);
     if (problem) problems.push(problem);
     else if (!sameResult(before, after)) changes.push({ analysis, before, after });
   }
@@ -276,18 +279,22 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
 }
 
 /** Every analysis of the given requests, as writeResults needs them (one query per CHUNK_SIZE requests). */
-async function analysesToWrite(trx: Knex.Transaction, requestIds: readonly number[]): Promise<Written[]> {
-  const columns = ['request_id', 'sample_id', 'position', 'test_code', 'result_group', 'value', 'remark', 'analysis_date', 'report_month', 'entered_at', ...JUDGED_COLUMNS];
-  const selected = columns.map((c) => (c === 'position' ? 's.position' : `a.${c}`));
+/** The analyses of `requestIds`, with each sample's species of origin put into `speciesOf` (by sample id). */
+async function analysesToWrite(trx: Knex.Transaction, requestIds: readonly number[], speciesOf: Map<number, string | null>): Promise<Written[]> {
+  const columns = ['request_id', 'sample_id', 'position', 'test_code', 'result_group', 'value', 'remark', 'analysis_date', 'report_month', 'entered_at', 'species', ...JUDGED_COLUMNS];
+  const selected = columns.map((c) => (c === 'position' || c === 'species' ? `s.${c}` : `a.${c}`));
   return inChunks(requestIds, async (ids) => {
     const query = trx('analyses as a').join('samples as s', 's.id', 'a.sample_id').whereIn('a.request_id', ids).select(selected);
     const rows = (await selectArrays(trx, query, columns)) as Array<
-      [number, number, number, string, Group, string | null, Remark | null, string | null, string | null, string | null, ...unknown[]]
+      [number, number, number, string, Group, string | null, Remark | null, string | null, string | null, string | null, string | null, ...unknown[]]
     >;
-    return rows.map(([requestId, sampleId, position, testCode, group, value, remark, analysisDate, reportMonth, enteredAt, ...judged]) => ({
-      requestId: Number(requestId), sampleId: Number(sampleId), samplePosition: Number(position), testCode, group, value, remark, analysisDate, reportMonth, enteredAt,
-      ...judgedOf(Object.fromEntries(JUDGED_COLUMNS.map((c, i) => [c, judged[i]])) as Partial<JudgedRow>),
-    }));
+    return rows.map(([requestId, sampleId, position, testCode, group, value, remark, analysisDate, reportMonth, enteredAt, species, ...judged]) => {
+      speciesOf.set(Number(sampleId), species);
+      return {
+        requestId: Number(requestId), sampleId: Number(sampleId), samplePosition: Number(position), testCode, group, value, remark, analysisDate, reportMonth, enteredAt,
+        ...judgedOf(Object.fromEntries(JUDGED_COLUMNS.map((c, i) => [c, judged[i]])) as Partial<JudgedRow>),
+      };
+    });
   });
 }
 

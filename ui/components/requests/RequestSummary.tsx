@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { analytesOfGroup, GROUP_SECTION_TITLES } from '../../../server/domain/catalog.js';
+import { analytesOfGroup, GROUP_SECTION_TITLES, speciesLabel } from '../../../server/domain/catalog.js';
 import type { RequestView, SampleRecord } from '../../../server/domain/requestShape.js';
 import { STATUS_DISPLAY } from '../../../server/domain/requestStatus.js';
 import { groupsOfTests } from '../../../server/domain/resultShape.js';
@@ -82,6 +82,12 @@ export function RequestSummary({ request, samples }: RequestSummaryProps) {
               <li key={s.sampleId}>
                 <span className="summary-sample-label">Sample Type Description {i + 1}:</span>{' '}
                 <span className="break-anywhere">{s.sampleTypeDescription || '—'}</span>
+                {s.species && (
+                  <>
+                    {' '}
+                    <span className="summary-sample-species">(Species of Origin: {speciesLabel(s.species)})</span>
+                  </>
+                )}
               </li>
             ))}
           </ol>

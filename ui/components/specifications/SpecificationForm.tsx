@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { ANALYTES, findAnalyte, PURPOSES, SAMPLE_CATEGORIES, type Purpose } from '../../../server/domain/catalog.js';
+import { ANALYTES, findAnalyte, PURPOSES, SAMPLE_CATEGORIES, SPECIES_CODES, speciesLabel, type Purpose } from '../../../server/domain/catalog.js';
 import type { SpecKind, Specification } from '../../../server/domain/specifications.js';
 import { createSpecification } from '../../api/specifications.js';
 import { failureText } from '../../hooks/useLoad.js';
@@ -100,7 +100,18 @@ export function SpecificationForm({ base, onSaved, onCancel }: SpecificationForm
             ))}
           </select>,
         )}
-        {textInput('species', 'Species (empty: any)', 'text', { disabled: scopeLocked })}
+        {field(
+          'species',
+          'Species of origin',
+          <select id={`${id}-species`} value={form.species} disabled={scopeLocked} onChange={(e) => set('species', e.target.value)} {...invalid('species')}>
+            <option value="">Any</option>
+            {SPECIES_CODES.map((code) => (
+              <option key={code} value={code}>
+                {speciesLabel(code)}
+              </option>
+            ))}
+          </select>,
+        )}
         {field(
           'purpose',
           'Purpose',

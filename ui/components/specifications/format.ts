@@ -1,5 +1,5 @@
 /** How a specification reads on the screens: its limit, its scope and its dates, in words. */
-import { findAnalyte, type Purpose } from '../../../server/domain/catalog.js';
+import { findAnalyte, speciesLabel, type Purpose } from '../../../server/domain/catalog.js';
 import type { Specification } from '../../../server/domain/specifications.js';
 import { formatDay, purposeText } from '../requests/format.js';
 
@@ -27,7 +27,7 @@ export function detectionText(spec: Specification): string {
 
 /** What the specification is narrowed to ("any sample" when nothing). */
 export function scopeText(spec: Specification): string {
-  const parts = [spec.sampleCategory, spec.species, spec.purpose && purposeText(spec.purpose as Purpose, null)].filter(Boolean);
+  const parts = [spec.sampleCategory, spec.species && speciesLabel(spec.species), spec.purpose && purposeText(spec.purpose as Purpose, null)].filter(Boolean);
   return parts.length ? parts.join(', ') : 'Any sample';
 }
 

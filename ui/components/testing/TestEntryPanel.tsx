@@ -1,4 +1,4 @@
-import { GROUP_SECTION_TITLES } from '../../../server/domain/catalog.js';
+import { GROUP_SECTION_TITLES, speciesLabel } from '../../../server/domain/catalog.js';
 import type { TesterSample } from '../../../server/domain/resultShape.js';
 import type { Discipline } from '../../../server/domain/roles.js';
 import type { DecisionRule, Specification } from '../../../server/domain/specifications.js';
@@ -38,6 +38,8 @@ export function TestEntryPanel({ request, discipline, drafts, unsaved, onChange,
         <fieldset key={sample.sampleId} className="test-sample">
           <legend>
             Sample {sample.position}: <span className="break-anywhere">{sample.sampleTypeDescription}</span>
+            {/* The species of origin decides which limit applies (issue 26). */}
+            {sample.species && <> (Species of Origin: {speciesLabel(sample.species)})</>}
           </legend>
           {groups.map(({ group, analytes }) => (
             <section key={group} className="test-group" aria-label={`${GROUP_SECTION_TITLES[group]}, sample ${sample.position}`}>

@@ -41,6 +41,7 @@ const EMPTY_FORM: RequestFields = {
   samplingDate: '',
   samplerName: '',
   samples: [''],
+  sampleSpecies: [''],
   tests: [],
   gramPositiveAst: '',
   gramNegativeAst: '',
@@ -179,7 +180,12 @@ export function SubmitRequestPage() {
               <TextField label="Sampling Date" type="date" value={fields.samplingDate} onValueChange={(v) => set('samplingDate', v)} />
               <TextField label="Sampler Name" value={fields.samplerName} maxLength={200} onValueChange={(v) => set('samplerName', v)} />
             </div>
-            <SampleRows samples={fields.samples} onChange={(samples) => set('samples', samples)} />
+            <SampleRows
+              samples={fields.samples}
+              species={fields.sampleSpecies ?? []}
+              speciesError={problems.fields.sampleSpecies}
+              onChange={(samples, sampleSpecies) => setFields((current) => ({ ...current, samples, sampleSpecies }))}
+            />
             <FieldError id={errorId('samples')} text={problems.fields.samples} />
           </fieldset>
 
