@@ -2,29 +2,24 @@
 import './zodJitless.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { unstable_HistoryRouter as HistoryRouter } from 'react-router-dom';
 import { App } from './App.js';
+import { portalHistory } from './portalHistory.js';
 import { SessionProvider } from './session.js';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element in index.html');
 
-// A data router (its routes are App's <Routes>) so that a screen with unsaved entries can hold any
-// navigation, the browser's back and forward included (useBlocker in hooks/useUnsavedGuard.tsx).
-const router = createBrowserRouter([
-  {
-    path: '*',
-    element: (
+// A declarative router on the page's own history, which can hold any navigation (the browser's back
+// and forward included) while a screen has unsaved entries (guardedHistory.ts,
+// hooks/useUnsavedGuard.tsx). Not a data router: its core would double the login page's vendor code.
+createRoot(root).render(
+  <StrictMode>
+    <HistoryRouter history={portalHistory.history}>
       <SessionProvider>
         <App />
       </SessionProvider>
-    ),
-  },
-]);
-
-createRoot(root).render(
-  <StrictMode>
-    <RouterProvider router={router} />
+    </HistoryRouter>
   </StrictMode>,
 );

@@ -258,6 +258,69 @@ test.describe('the work bench at volume', () => {
     expect(dialogs).toEqual([]);
   });
 
+  test('unsaved entries and the browser\'s back and forward: Stay keeps the page and the entries, Leave moves one step', async ({ page, lab }) => {
+    const [request] = await seedRequests(lab, [{ tests: ['eColi'], status: 'FOR_TESTING', samples: ['Beef loin'] }]);
+    const name = request.controlNumber!;
+    const dialogs = recordDialogs(page);
+    const { userId } = await signInAs(page, lab, lab.demo.microbiotester);
+    const home = `/home/microbiotester/${userId}`;
+    const forTesting = `/for-testing-microbio/${userId}`;
+    const searched = new RegExp(`${forTesting}\\?q=${name}$`);
+    // Home, For Testing, its search, Home again; then back to the search, so there is a forward too.
+    await page.goto(home);
+    await page.getByRole('link', { name: 'For Testing' }).click();
+    await expect(page).toHaveURL(forTesting);
+    await page.getByRole('searchbox', { name: 'Search by control number' }).fill(name);
+    await expect(page).toHaveURL(searched);
+    await page.getByRole('button', { name: 'Home', exact: true }).click();
+    await expect(page).toHaveURL(home);
+    await page.goBack();
+    await expect(page).toHaveURL(searched);
+    await forTestingRow(page, name).getByRole('button', { name: 'Show Microbiology Tests' }).click();
+    const value = page.getByLabel('E.Coli result, sample 1', { exact: true });
+    await value.fill('<10 cfu/g');
+
+    const question = page.getByRole('dialog', { name: 'You have unsaved results. Leave this page and keep them only as a draft on this computer?' });
+    const stay = question.getByRole('button', { name: 'Stay on this page' });
+    // Forward asks; staying keeps the page, its search and the entry, and asks again next time.
+    await page.goForward();
+    await expect(stay).toBeFocused();
+    await stay.click();
+    await expect(question).toHaveCount(0);
+    await expect(page).toHaveURL(searched);
+    await expect(value).toHaveValue('<10 cfu/g');
+    await page.goForward();
+    await question.getByRole('button', { name: 'Leave' }).click();
+    await expect(page).toHaveURL(home);
+    await expect(page.getByRole('link', { name: 'For Testing' })).toBeVisible();
+
+    // Back to the bench: the draft comes back with its entry, and leaving it asks again.
+    await page.goBack();
+    await expect(page).toHaveURL(searched);
+    const show = forTestingRow(page, name).getByRole('button', { name: 'Show Microbiology Tests' });
+    await expect(show).toBeVisible();
+    if ((await show.getAttribute('aria-expanded')) !== 'true') await show.click();
+    await expect(value).toHaveValue('<10 cfu/g');
+    // Back within the page (the search) does not ask; back off the page does, and Stay keeps it.
+    await page.goBack();
+    await expect(page).toHaveURL(forTesting);
+    await expect(question).toHaveCount(0);
+    await page.goBack();
+    await expect(stay).toBeFocused();
+    await stay.click();
+    await expect(question).toHaveCount(0);
+    await expect(page).toHaveURL(forTesting);
+    await expect(page.getByRole('heading', { level: 1, name: 'For Testing' })).toBeVisible();
+    // Leave goes back one step, to Home, not two (the login page before it).
+    await page.goBack();
+    await question.getByRole('button', { name: 'Leave' }).click();
+    await expect(page).toHaveURL(home);
+    await expect(page.getByRole('link', { name: 'For Testing' })).toBeVisible();
+    await page.goForward();
+    await expect(page).toHaveURL(forTesting);
+    expect(dialogs).toEqual([]);
+  });
+
   test('the tester bench on a 390 px phone: cards, no sideways scroll, 44 px targets, one thumb or the keyboard', async ({ page, lab }, testInfo) => {
     const [request] = await seedRequests(lab, [{ tests: ['eColi', 'salmonellaSp'], status: 'FOR_TESTING', samples: ['Beef loin', 'Pork belly'] }]);
     const name = request.controlNumber!;

@@ -1,6 +1,7 @@
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { useBlocker, type BlockerFunction } from 'react-router-dom';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
+import type { Blocker } from '../guardedHistory.js';
+import { portalHistory } from '../portalHistory.js';
 
 export const LEAVE_QUESTION = 'You have unsaved results. Leave this page and keep them only as a draft on this computer?';
 
@@ -23,20 +24,27 @@ export function useAnyUnsaved(): boolean {
  * (the drafts stay on this computer and the user comes back to the same page after logging in).
  * Changes of the query alone (a list's search or paging) stay on the page.
  */
-const leavesPage: BlockerFunction = ({ currentLocation, nextLocation }) =>
+const leavesPage: Blocker = ({ currentLocation, nextLocation }) =>
   nextLocation.pathname !== '/login' && nextLocation.pathname !== currentLocation.pathname;
 
 /**
  * While `unsaved`, asks before the page is left, whatever the way out: a link, a button that
- * navigates (the header's Home), the browser's back and forward (the router's blocker), Log out (the
- * header, through useAnyUnsaved), reload or closing the tab (beforeunload, where only the browser's
- * own prompt is allowed). Returns the in-page question to render.
+ * navigates (the header's Home), the browser's back and forward (a blocker on the page's history,
+ * guardedHistory.ts), Log out (the header, through useAnyUnsaved), reload or closing the tab
+ * (beforeunload, where only the browser's own prompt is allowed). Returns the in-page question to
+ * render.
  */
 export function useUnsavedGuard(unsaved: boolean): ReactNode {
-  const blocker = useBlocker(unsaved ? leavesPage : false);
+  // Each guard has its own blocker, so only the screen that held the move asks.
+  const [blocker] = useState(() => {
+    const own: Blocker = (move) => leavesPage(move);
+    return own;
+  });
+  const held = useSyncExternalStore(portalHistory.subscribe, portalHistory.pending);
 
   useEffect(() => {
     if (!unsaved) return;
+    const unblock = portalHistory.block(blocker);
     const beforeUnload = (event: BeforeUnloadEvent) => {
       event.preventDefault();
       event.returnValue = '';
@@ -45,14 +53,15 @@ export function useUnsavedGuard(unsaved: boolean): ReactNode {
     unsavedScreens += 1;
     listeners.forEach((l) => l());
     return () => {
+      unblock();
       window.removeEventListener('beforeunload', beforeUnload);
       unsavedScreens -= 1;
       listeners.forEach((l) => l());
     };
-  }, [unsaved]);
+  }, [unsaved, blocker]);
 
-  if (blocker.state !== 'blocked') return null;
-  return <LeaveDialog onLeave={() => blocker.proceed()} onStay={() => blocker.reset()} />;
+  if (held?.blocker !== blocker) return null;
+  return <LeaveDialog onLeave={held.proceed} onStay={held.reset} />;
 }
 
 /** The question before unsaved entries are left; Stay has the focus, so a stray Enter keeps them. */
