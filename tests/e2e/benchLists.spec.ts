@@ -276,13 +276,14 @@ test.describe('the work bench lists at volume', () => {
     expect(micro.calls.filter((c) => c.endsWith('/amendments'))).toEqual([`200 /requests/${request.requestId}/amendments`]);
     await micro.close();
 
-    // The chemistry tester sees its own Beta Lactams change, and not the E.Coli one.
+    // The chemistry tester sees its own Beta Lactams change, and not the E.Coli one; the amended value
+    // was judged against Beta Lactams' specification, so the mark names the statement it gained.
     const chem = await testerBrowser(browser, lab, lab.demo.chemtester);
     await chem.page.goto(`/test-results-chem/${chem.user.userId}?q=${controlNumber}`);
     const chemReleased = chem.page.getByRole('region', { name: 'Released' });
     await chemReleased.getByRole('button', { name: controlNumber }).click();
     await expect(chemReleased.locator('.amended-note')).toHaveText(
-      new RegExp(`^✎ Amended in ${controlNumber}-R2 on \\w+ \\d+, \\d{4} by ${signer}: was Not detected, negative, now 15 ppb, positive\\. Reason: Plate count transcribed from the wrong sample$`),
+      new RegExp(`^✎ Amended in ${controlNumber}-R2 on \\w+ \\d+, \\d{4} by ${signer}: was Not detected, negative, statement: none, now 15 ppb, positive, statement: does not conform\\. Reason: Plate count transcribed from the wrong sample$`),
     );
     await expect(chemReleased).not.toContainText('4.0 x 10^2');
     await chem.close();
