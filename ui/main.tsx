@@ -3,12 +3,15 @@ import './zodJitless.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { App } from './App.js';
-import { SessionProvider } from './session.js';
+import { App, preloadScreensOf } from './App.js';
+import { readStoredUser, SessionProvider } from './session.js';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element in index.html');
+
+// A signed-in user's screens load beside GET /me, not after it (session.tsx waits for that answer).
+preloadScreensOf(readStoredUser()?.userType);
 
 // A data router (its routes are App's <Routes>) so that a screen with unsaved entries can hold any
 // navigation, the browser's back and forward included (useBlocker in hooks/useUnsavedGuard.tsx).
