@@ -1,5 +1,5 @@
 import { Route, Routes } from 'react-router-dom';
-import { DISCIPLINES, testerRoleOf } from '../server/domain/roles.js';
+import { DISCIPLINES, screenRole, testerRoleOf, type Role } from '../server/domain/roles.js';
 import { Layout } from './components/Layout.js';
 import { PublicOnly } from './components/PublicOnly.js';
 import { RequireRole } from './components/RequireRole.js';
@@ -17,7 +17,10 @@ const RegisterPage = lazyPage(() => import('./pages/accounts/RegisterPage.js'), 
 const TfaForgotPassPage = lazyPage(() => import('./pages/accounts/TfaForgotPassPage.js'), 'TfaForgotPassPage');
 const TfaPage = lazyPage(() => import('./pages/accounts/TfaPage.js'), 'TfaPage');
 const TfaVerifyPage = lazyPage(() => import('./pages/accounts/TfaVerifyPage.js'), 'TfaVerifyPage');
-const ClientHomePage = lazyPage(() => import('./pages/client/ClientHomePage.js'), 'ClientHomePage');
+const loadClientHome = () => import('./pages/client/ClientHomePage.js');
+const loadStaffHome = () => import('./pages/staff/StaffHomePage.js');
+const loadTesterHome = () => import('./pages/tester/TesterHomePage.js');
+const ClientHomePage = lazyPage(loadClientHome, 'ClientHomePage');
 const GuidePage = lazyPage(() => import('./pages/client/GuidePage.js'), 'GuidePage');
 const RequestResultsPage = lazyPage(() => import('./pages/client/RequestResultsPage.js'), 'RequestResultsPage');
 const RequestReviewPage = lazyPage(() => import('./pages/client/RequestReviewPage.js'), 'RequestReviewPage');
@@ -33,15 +36,26 @@ const ReleaseDatabasePage = lazyPage(() => import('./pages/staff/ReleaseDatabase
 const RequestAdditionalInfoPage = lazyPage(() => import('./pages/staff/RequestAdditionalInfoPage.js'), 'RequestAdditionalInfoPage');
 const RequestDetailsPage = lazyPage(() => import('./pages/staff/RequestDetailsPage.js'), 'RequestDetailsPage');
 const SpecificationsPage = lazyPage(() => import('./pages/staff/SpecificationsPage.js'), 'SpecificationsPage');
-const StaffHomePage = lazyPage(() => import('./pages/staff/StaffHomePage.js'), 'StaffHomePage');
+const StaffHomePage = lazyPage(loadStaffHome, 'StaffHomePage');
 const AuditTrailPage = lazyPage(() => import('./pages/traceability/AuditTrailPage.js'), 'AuditTrailPage');
 const RequestTimelinePage = lazyPage(() => import('./pages/traceability/RequestTimelinePage.js'), 'RequestTimelinePage');
 const TurnaroundPage = lazyPage(() => import('./pages/traceability/TurnaroundPage.js'), 'TurnaroundPage');
 const ForTestingPage = lazyPage(() => import('./pages/tester/ForTestingPage.js'), 'ForTestingPage');
-const TesterHomePage = lazyPage(() => import('./pages/tester/TesterHomePage.js'), 'TesterHomePage');
+const TesterHomePage = lazyPage(loadTesterHome, 'TesterHomePage');
 const TestingDatabasePage = lazyPage(() => import('./pages/tester/TestingDatabasePage.js'), 'TestingDatabasePage');
 const TestResultsPage = lazyPage(() => import('./pages/tester/TestResultsPage.js'), 'TestResultsPage');
 
+/**
+ * Starts loading the chunk of a signed-in role's screens (with the code they share), so that
+ * opening or reloading one of its screens fetches it while GET /me confirms the login rather than
+ * after. A failure is left to the screen's own load, which reports it.
+ */
+export function preloadScreensOf(role: Role | undefined): void {
+  if (!role) return;
+  const area = screenRole(role);
+  const load = area === 'client' ? loadClientHome : area === 'staff' ? loadStaffHome : loadTesterHome;
+  load().catch(() => undefined);
+}
 
 /**
  * Every route of SPEC section 2. Public screens sit behind PublicOnly (a logged-in user goes to its

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { homePath, parseRole, type Role } from '../server/domain/roles.js';
 import { isApiError, UNAUTHORIZED_EVENT } from './api/http.js';
 import { getMe, logout } from './api/session.js';
+import { LAB_NAME, PORTAL_NAME } from './labName.js';
 
 /**
  * The UI's idea of who is signed in (SPEC section 2, "Shell behaviour").
@@ -10,7 +11,9 @@ import { getMe, logout } from './api/session.js';
  * Local storage keys `userId` and `userType` (lower-case role) drive routing: when both hold a
  * valid value the user counts as logged in. Authority is the server session, so on load the
  * provider confirms with GET /me: 401 clears the storage (logged out); another user in the answer
- * is adopted. Until that answer arrives the provider renders 'Loading...' instead of its children.
+ * is adopted. Until that answer arrives the provider renders the portal's frame with 'Loading...'
+ * instead of its children: the same frame index.html paints before the scripts run, so nothing
+ * jumps or flashes between that first paint and the screen.
  */
 
 export const STORAGE_KEYS = {
@@ -176,14 +179,38 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [user, expired, signInLocally, signOut],
   );
 
-  if (confirming) {
-    return (
-      <div className="boot" role="status" aria-live="polite">
-        Loading...
-      </div>
-    );
-  }
+  if (confirming) return <BootFrame />;
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+/**
+ * The frame of index.html (header without buttons, 'Loading...', footer), drawn while GET /me
+ * confirms the stored login; Header and Footer draw the same frame once a screen shows.
+ */
+function BootFrame() {
+  return (
+    <div className="app-shell">
+      <header className="site-header">
+        <div className="site-header-inner">
+          <div className="brand">
+            <span className="brand-mark" aria-hidden="true" />
+            <span className="brand-text">
+              <span className="brand-title">{LAB_NAME}</span>
+              <span className="brand-subtitle">{PORTAL_NAME}</span>
+            </span>
+          </div>
+        </div>
+      </header>
+      <main className="site-main">
+        <p role="status" className="frame-loading">
+          Loading...
+        </p>
+      </main>
+      <footer className="site-footer">
+        <p>All Rights Reserved</p>
+      </footer>
+    </div>
+  );
 }
 
 export function useSession(): SessionContextValue {

@@ -21,7 +21,13 @@ export function Layout() {
         <main id="main" className="site-main" tabIndex={-1}>
           <NoticeArea />
           {/* Pages load lazily with their role's chunk (App.tsx); the frame stays while one loads. */}
-          <Suspense fallback={<p role="status">Loading...</p>}>
+          <Suspense
+            fallback={
+              <p role="status" className="frame-loading">
+                Loading...
+              </p>
+            }
+          >
             <Outlet />
           </Suspense>
         </main>

@@ -1,8 +1,18 @@
 import { failureText, type Loaded } from '../hooks/useLoad.js';
 
-/** While `state` loads, `loading`; when it failed, the reason as an alert; nothing once its data is there. */
-export function LoadStatus({ state, loading = 'Loading...' }: { state: Loaded<unknown>; loading?: string }) {
-  if (state.status === 'loading') return <p role="status">{loading}</p>;
+/**
+ * While `state` loads, `loading`; when it failed, the reason as an alert; nothing once its data is
+ * there. `fill`, for a screen's one load of its whole content: the loading line fills the window, so
+ * the footer waits below it instead of being pushed down when the content arrives (a layout shift).
+ */
+export function LoadStatus({ state, loading = 'Loading...', fill = false }: { state: Loaded<unknown>; loading?: string; fill?: boolean }) {
+  if (state.status === 'loading') {
+    return (
+      <p role="status" className={fill ? 'frame-loading' : undefined}>
+        {loading}
+      </p>
+    );
+  }
   if (state.status === 'error') {
     return (
       <p className="form-error" role="alert">

@@ -65,7 +65,7 @@ export function RequestResultsPage() {
       width="wide"
     >
       <BackArrow to={back} label="My requests" />
-      <LoadStatus state={state} />
+      <LoadStatus state={state} fill />
       {state.status === 'ready' && (
         <>
           <p className="actions no-print">
