@@ -13,6 +13,9 @@ import { listDeskRequests } from '../../server/services/requests/desk.js';
 import type { PageRequest } from '../../server/services/requests/lists.js';
 import { withSamples, type RequestView } from '../../server/services/requests/read.js';
 import { signedRelease } from '../../server/services/certificates/release.js';
+import { amendmentNotesOfRequest } from '../../server/services/certificates/reports.js';
+import { amendedReadingText } from '../../server/domain/certificate.js';
+import { OUTCOME_TEXT } from '../../server/domain/specifications.js';
 import { approveRequest, rejectRequest, type DeskDeps } from '../../server/services/requests/transitions.js';
 import { analysesOf } from '../../server/services/results/read.js';
 import { AppError } from '../../server/errors.js';
@@ -36,6 +39,12 @@ const DESK_MESSAGES = {
  * the word with a sign and amber where colour shows; a negative is plain, never red.
  */
 const REMARK_CELLS = { positive: { text: '⚠ positive', colour: 'yellow' }, negative: { text: 'negative', colour: undefined } } as const;
+// The statement of conformity in the same language: a warning sign and the word, never colour alone.
+const CONFORMITY_CELLS = {
+  does_not_conform: { text: `⚠ ${OUTCOME_TEXT.does_not_conform}`, colour: 'yellow' },
+  inconclusive: { text: `⚠ ${OUTCOME_TEXT.inconclusive}`, colour: 'yellow' },
+  conforms: { text: OUTCOME_TEXT.conforms, colour: undefined },
+} as const;
 
 const STATUS_COLOURS: Record<RequestStatus, string> = {
   PENDING_REVIEW: 'yellow',
@@ -105,7 +114,9 @@ async function showCommand(ref: string, opts: { json?: boolean }): Promise<void>
     const results = (await analysesOf(rt.db, [request.requestId])).sort(
       (a, b) => a.samplePosition - b.samplePosition || order.get(a.testCode)! - order.get(b.testCode)!,
     );
-    if (opts.json) return out(JSON.stringify({ ...request, results }));
+    const amendments = await amendmentNotesOfRequest(rt.db, request.requestId);
+    if (opts.json) return out(JSON.stringify({ ...request, results, amendments }));
+    const amendedIn = new Map(amendments.map((n) => [`${n.samplePosition}:${n.testCode}`, n.reportNumber]));
 
     const completion = completionOf(results);
     const doc: RequestDocument = {
@@ -135,20 +146,36 @@ async function showCommand(ref: string, opts: { json?: boolean }): Promise<void>
         },
         {
           title: 'Results',
-          columns: [{ header: '#', align: 'right' }, { header: 'Test' }, { header: 'Value' }, { header: 'Remark' }, { header: 'Analysis Date' }],
+          columns: [
+            { header: '#', align: 'right' }, { header: 'Test' }, { header: 'Value' }, { header: 'Remark' }, { header: 'Analysis Date' }, { header: 'Conformity' }, { header: 'Amended' },
+          ],
           rows: results.map((a) => [
             String(a.samplePosition),
             findAnalyte(a.testCode)?.label ?? a.testCode,
             a.value ?? '',
             a.remark ? REMARK_CELLS[a.remark].text : '',
             a.analysisDate ?? '',
+            a.decision ? CONFORMITY_CELLS[a.decision.outcome].text : '',
+            amendedIn.has(`${a.samplePosition}:${a.testCode}`) ? `✎ ${amendedIn.get(`${a.samplePosition}:${a.testCode}`)}` : '',
           ]),
           cellColor: (row, column) => {
-            const remark = results[row].remark;
-            return column === 3 && remark ? REMARK_CELLS[remark].colour : undefined;
+            const { remark, decision } = results[row];
+            if (column === 3 && remark) return REMARK_CELLS[remark].colour;
+            return column === 5 && decision ? CONFORMITY_CELLS[decision.outcome].colour : undefined;
           },
           emptyText: request.controlNumber ? 'No results yet.' : 'No analyses: the request has not been approved.',
         },
+        // Amended results, marked where they are read (issue 25): the old and new reading, who, when and why.
+        ...(amendments.length
+          ? [{
+            title: 'Amendments',
+            columns: [{ header: '#', align: 'right' as const }, { header: 'Test' }, { header: 'Was' }, { header: 'Now' }, { header: 'Report' }, { header: 'By' }, { header: 'On' }, { header: 'Reason' }],
+            rows: amendments.map((n) => [
+              String(n.samplePosition), findAnalyte(n.testCode)?.label ?? n.testCode, amendedReadingText(n.before), amendedReadingText(n.after),
+              n.reportNumber, n.signerName, n.issuedAt.slice(0, 10), n.reason ?? '',
+            ]),
+          }]
+          : []),
       ],
     };
     const width = terminalWidth();

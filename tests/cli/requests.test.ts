@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { amendResults } from '../../server/services/certificates/amend.js';
+import { TestClock } from '../helpers/testClock.js';
 import { databaseKind } from '../helpers/testDatabase.js';
 import { labctlOnDatabase, openDemoDatabase, statuses } from './demoDatabase.js';
 
@@ -186,5 +188,30 @@ describe(`labctl requests (${databaseKind()})`, () => {
     // Queued for the server's worker, which sends all mail; the command wrote no mail file itself.
     expect(await lab.database.db('outbox').where('state', 'pending').pluck('subject')).toEqual([expect.stringContaining('results released for 2026-0002')]);
     expect(fs.existsSync(path.join(lab.dataDir, 'outbox'))).toBe(false);
+  });
+
+  it('marks an amended result where it shows the results: the old and new reading, who, when and why', async () => {
+    expect((await lab.run(['requests', 'release', '2026-0002', '--as', 'staff@demo.lab', '--password-stdin'], { input: 'demo-password\n' })).exitCode).toBe(0);
+    const request = lab.database.requests.find((r) => r.controlNumber === '2026-0002')!;
+    const staff = { id: await lab.database.userId('staff@demo.lab'), role: 'staff' as const };
+    await amendResults({ db: lab.database.db, clock: new TestClock('2026-03-21T10:00:00.000Z'), labName: 'Lab' }, staff, request.requestId, {
+      reason: 'Count read from the wrong plate',
+      password: 'demo-password',
+      results: [{ sampleId: request.sampleIds[0]!, testCode: 'standardPlateCount', value: '3.3 x 10^4 CFU/g', remark: 'negative', analysisDate: '2026-03-14' }],
+    });
+
+    const shown = (await run('requests', 'show', '2026-0002')).stdout;
+    expect(shown).toMatch(/1\s+Standard\/Aerobic Plate Count\s+3\.3 x 10\^4 CFU\/g\s+negative\s+2026-03-14\s+✎ 2026-0002-R2/);
+    // Only the amended result carries the mark.
+    expect(shown.match(/✎ 2026-0002-R2/g)).toHaveLength(1);
+    expect(shown).toContain('Amendments');
+    expect(shown).toMatch(/1\s+Standard\/Aerobic Plate Count\s+3\.2 x 10\^4 CFU\/g; Negative \(-\); analysed 2026-03-14\s+3\.3 x 10\^4 CFU\/g; Negative \(-\); analysed 2026-03-14\s+2026-0002-R2\s+\S.*\s+2026-03-21\s+Count read from the wrong plate/);
+    const json = JSON.parse((await run('requests', 'show', '2026-0002', '--json')).stdout);
+    expect(json.amendments).toEqual([expect.objectContaining({
+      samplePosition: 1, testCode: 'standardPlateCount', reportNumber: '2026-0002-R2', reason: 'Count read from the wrong plate',
+      before: expect.objectContaining({ value: '3.2 x 10^4 CFU/g' }), after: expect.objectContaining({ value: '3.3 x 10^4 CFU/g' }),
+    })]);
+    // A request never amended shows no mark and no amendments.
+    expect((await run('requests', 'show', '2026-0001')).stdout).not.toMatch(/✎|Amendments/);
   });
 });

@@ -285,6 +285,11 @@ async function reportSummaries(db: Knex, requestId: number): Promise<ReportSumma
   });
 }
 
+/** Every amended result of a request, for the operator (labctl requests show); none before release. */
+export async function amendmentNotesOfRequest(db: Knex, requestId: number): Promise<AmendmentNote[]> {
+  return amendmentNotesOf(await reportSummaries(db, requestId));
+}
+
 /** GET /requests/{id}/reports: the client its own, the desk any; released requests only. */
 export async function listReports(deps: ReportDeps, actor: Actor, requestId: number): Promise<ReportSummary[]> {
   await authorizeReportRead(deps.db, actor, requestId);
