@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { homePath, parseRole, type Role } from '../server/domain/roles.js';
 import { isApiError, UNAUTHORIZED_EVENT } from './api/http.js';
 import { getMe, logout } from './api/session.js';
-import { LAB_NAME, PORTAL_NAME } from './labName.js';
+import { Brand } from './components/Brand.js';
 
 /**
  * The UI's idea of who is signed in (SPEC section 2, "Shell behaviour").
@@ -192,13 +192,7 @@ function BootFrame() {
     <div className="app-shell">
       <header className="site-header">
         <div className="site-header-inner">
-          <div className="brand">
-            <span className="brand-mark" aria-hidden="true" />
-            <span className="brand-text">
-              <span className="brand-title">{LAB_NAME}</span>
-              <span className="brand-subtitle">{PORTAL_NAME}</span>
-            </span>
-          </div>
+          <Brand />
         </div>
       </header>
       <main className="site-main">

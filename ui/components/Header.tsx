@@ -1,6 +1,6 @@
-import { LAB_NAME, PORTAL_NAME } from '../labName.js';
 import { homeOf, useSession } from '../session.js';
 import { useConfirmedLeave } from '../hooks/useUnsavedGuard.js';
+import { Brand } from './Brand.js';
 import { NavButton } from './NavButton.js';
 
 /** Product title, the Home button and (when logged in) the Log out button; on every screen. */
@@ -11,13 +11,7 @@ export function Header() {
   return (
     <header className="site-header">
       <div className="site-header-inner">
-        <div className="brand">
-          <span className="brand-mark" aria-hidden="true" />
-          <span className="brand-text">
-            <span className="brand-title">{LAB_NAME}</span>
-            <span className="brand-subtitle">{PORTAL_NAME}</span>
-          </span>
-        </div>
+        <Brand />
         <nav className="header-actions" aria-label="Account">
           <NavButton to={homeOf(user)} variant="ghost">
             Home
