@@ -1,6 +1,16 @@
 import type { Command } from 'commander';
 import { analytesOfGroup, GROUPS, type Group } from '../../server/domain/catalog.js';
 import {
+  addConformity,
+  CONFORMITY_COLUMNS,
+  conformityCsv,
+  conformityOf,
+  conformityTotal,
+  NO_JUDGMENTS,
+  type ConformityCounts,
+  type NonConformityReport,
+} from '../../server/domain/conformityReport.js';
+import {
   countsOf,
   monthsOfYear,
   monthTotal,
@@ -11,7 +21,7 @@ import {
   type GroupReport,
   type PosNeg,
 } from '../../server/domain/reportShape.js';
-import { monthlyReport } from '../../server/services/reports.js';
+import { monthlyReport, nonConformityCounts } from '../../server/services/reports.js';
 import { io } from '../io.js';
 import { out, UsageError, withRuntime } from '../runtime.js';
 import { terminalSafe } from '../safeText.js';
@@ -34,6 +44,7 @@ interface MonthlyOptions {
   discipline?: string;
   format?: string;
   json?: boolean;
+  conformity?: boolean;
 }
 
 const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -55,6 +66,38 @@ function reportTable(group: Group, year: number, report: GroupReport): { columns
   const totals = months.map((m) => monthTotal(report, group, m));
   rows.push(['Total', ...totals.map(cell), cell(totals.reduce(add, ZERO))]);
   return { columns, rows };
+}
+
+const conformityCell = (c: ConformityCounts) => CONFORMITY_COLUMNS.map((col) => formatCount(c[col.key])).join('/');
+
+/**
+ * The statements of conformity of `group` as a terminal table, laid out as reportTable: a row per
+ * test and a Total row, a column per month and the year's total, each cell
+ * "does not conform/inconclusive/conforms".
+ */
+function conformityTable(group: Group, report: NonConformityReport): { columns: Column[]; rows: Row[] } {
+  const months = monthsOfYear(report.year);
+  const columns: Column[] = [{ header: 'Test' }, ...MONTH_NAMES.map((m) => ({ header: m, align: 'right' as const })), { header: 'Total', align: 'right' }];
+  const rows: Row[] = analytesOfGroup(group).map((a) => {
+    const cells = months.map((m) => conformityOf(report, a, m));
+    return [a.label, ...cells.map(conformityCell), conformityCell(cells.reduce(addConformity, NO_JUDGMENTS))];
+  });
+  rows.push(['Total', ...months.map((m) => conformityCell(conformityTotal(report, group, m))), conformityCell(conformityTotal(report, group))]);
+  return { columns, rows };
+}
+
+/**
+ * --conformity: the statements of conformity instead of the positives and negatives, read by the
+ * service of GET api/reports/nonconformities. JSON is that call's body (with --discipline, only that
+ * discipline's rows); CSV and the table are laid out as the positive/negative ones.
+ */
+async function printConformity(report: NonConformityReport, groups: readonly Group[], format: Format): Promise<void> {
+  if (format === 'csv') return void io().stdout.write(terminalSafe(conformityCsv(groups[0], report)));
+  if (format === 'json') return out(JSON.stringify(report));
+  for (const [i, group] of groups.entries()) {
+    if (i > 0) out('');
+    await printTable({ title: `${REPORT_TITLES[group]} ${report.year} statements of conformity (does not conform/inconclusive/conforms)`, ...conformityTable(group, report) });
+  }
 }
 
 function parseOptions(opts: MonthlyOptions, currentYear: number): { year: number; groups: Group[]; format: Format } {
@@ -80,6 +123,8 @@ function parseOptions(opts: MonthlyOptions, currentYear: number): { year: number
 async function monthlyCommand(opts: MonthlyOptions): Promise<void> {
   await withRuntime(async (rt) => {
     const { year, groups, format } = parseOptions(opts, rt.clock.now().getUTCFullYear());
+    // Only the analytes of `groups`: with --discipline, that discipline's rows.
+    if (opts.conformity) return printConformity(await nonConformityCounts(rt.db, groups, year), groups, format);
     const reports = new Map<Group, GroupReport>();
     for (const group of groups) reports.set(group, await monthlyReport(rt.db, group, year));
 
@@ -107,11 +152,13 @@ export function registerReport(command: Command): void {
     .option('-d, --discipline <discipline>', `one table only: ${Object.keys(DISCIPLINE_OPTIONS).join(', ')} (default: all four)`)
     .option('-f, --format <format>', 'table (Ink on a terminal, plain text otherwise), csv (one --discipline) or json (the same as --json)', 'table')
     .option('--json', 'print the report as JSON: the API\'s body for one --discipline, keyed by discipline otherwise')
+    .option('--conformity', 'the statements of conformity instead: results judged does not conform, inconclusive and conforming per test and month (JSON: the body of GET api/reports/nonconformities)')
     .addHelpText(
       'after',
       '\nA result counts in the month of its analysis date (or of its saving when it has none); results of\nrejected requests do not count.\n' +
         '\nExamples:\n  $ labctl report monthly\n  $ labctl report monthly --year 2025 --discipline chem-elisa\n' +
-        '  $ labctl report monthly --discipline molbio --format csv > molbio.csv\n  $ labctl report monthly --json | jq .microbio',
+        '  $ labctl report monthly --discipline molbio --format csv > molbio.csv\n  $ labctl report monthly --json | jq .microbio\n' +
+        '  $ labctl report monthly --conformity --discipline chem-elisa',
     )
     .action(monthlyCommand);
 }

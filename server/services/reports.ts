@@ -3,10 +3,12 @@
 import type { Knex } from 'knex';
 import { readReportCounts, readReportYears } from '../db/reportCounts.js';
 import { analytesOfGroup, catalogOrder, disciplineOfGroup, findAnalyte, GROUPS, type Group } from '../domain/catalog.js';
-import type { Discipline } from '../domain/roles.js';
+import type { NonConformityReport } from '../domain/conformityReport.js';
 import { can, type Actor } from '../domain/policies.js';
 import { forbidden } from '../errors.js';
 import { buildGroupReport, monthsOfYear, type GroupReport } from '../domain/reportShape.js';
+
+export type { NonConformityReport, NonConformityRow } from '../domain/conformityReport.js';
 
 /**
  * The report of `group` for `year`. Every analysis with a remark counts, released or not (they are
@@ -34,26 +36,23 @@ export async function reportYears(db: Knex | Knex.Transaction, actor: Actor): Pr
   return readReportYears(db, readable.flatMap((g) => analytesOfGroup(g).map((a) => a.code)));
 }
 
-/** One analyte's judged results of one month (issue 26). */
-export interface NonConformityRow {
-  testCode: string;
-  discipline: Discipline;
-  month: string;
-  doesNotConform: number;
-  inconclusive: number;
-  conforms: number;
-}
-
 /**
  * GET /api/reports/nonconformities?year=: per analyte and month of `year` (the month a result counts
  * in, as the monthly reports), how many results were judged non-conforming, inconclusive and
- * conforming; rejected requests do not count. The desk reads every discipline, a tester its own. One
- * query, aggregated by the database.
+ * conforming; rejected requests do not count. The desk reads every discipline, a tester its own.
  */
-export async function nonConformityReport(db: Knex, actor: Actor, year: number): Promise<{ year: number; rows: NonConformityRow[] }> {
+export async function nonConformityReport(db: Knex, actor: Actor, year: number): Promise<NonConformityReport> {
   const readable = GROUPS.filter((group) => can(actor, 'reports:read', { group }));
   if (readable.length === 0) throw forbidden();
-  const codes = readable.flatMap((g) => analytesOfGroup(g).map((a) => a.code));
+  return nonConformityCounts(db, readable, year);
+}
+
+/**
+ * The counts of nonConformityReport for the analytes of `groups`, with no one to check (`labctl report
+ * monthly --conformity`, run by whoever may open the database). One query, aggregated by the database.
+ */
+export async function nonConformityCounts(db: Knex | Knex.Transaction, groups: readonly Group[], year: number): Promise<NonConformityReport> {
+  const codes = groups.flatMap((g) => analytesOfGroup(g).map((a) => a.code));
   const months = monthsOfYear(year);
   const counted = (outcome: string) => db.raw(`sum(case when a.decision_outcome = ? then 1 else 0 end) as ${outcome}`, [outcome]);
   const rows: Array<{ test_code: string; report_month: string; does_not_conform: number | string; inconclusive: number | string; conforms: number | string }> = await db('analyses as a')

@@ -251,13 +251,24 @@ test.describe('receive-and-release desk', () => {
       },
     ]);
     const staff = await signInAs(page, lab, lab.demo.staff);
+    // The statements of conformity (issue 26) load on their own: the first call fails.
+    let failures = 1;
+    await page.route('**/api/reports/nonconformities*', (route) => (failures-- > 0 ? route.fulfill({ status: 503, json: { message: 'The database is busy.' } }) : route.continue()));
     await page.goto(`/home/staff/${staff.userId}`);
     await page.getByRole('link', { name: 'Database', exact: true }).click();
     await expect(page).toHaveURL(`/receive-release-database/${staff.userId}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Database' })).toBeVisible();
-    await expect(page.getByRole('heading', { level: 2 })).toHaveText(['Microbiology', 'Chemical Microbial Inhibition', 'Chemical ELISA', 'Molecular Biology']);
+    await expect(page.getByRole('heading', { level: 2 })).toHaveText(['Microbiology', 'Chemical Microbial Inhibition', 'Chemical ELISA', 'Molecular Biology', 'Statements of conformity']);
+    // Its failure is said in the section, with Retry (the monthly tables above it are shown).
+    const conformity = page.getByRole('region', { name: 'Statements of conformity', exact: true });
+    await expect(conformity.getByRole('alert')).toContainText('The database is busy.');
+    await conformity.getByRole('button', { name: 'Retry' }).click();
+    await expect(conformity.getByRole('alert')).toHaveCount(0);
+    await expect(conformity.getByText(/^Loading/)).toHaveCount(0);
 
     await page.getByLabel('Year').selectOption('2021');
+    // Results seeded without a specification's judgment: nothing to count that year.
+    await expect(conformity).toContainText('No results were judged against a specification in 2021.');
     const microbio = page.getByRole('region', { name: 'Microbiology, 2021' });
     await expect(microbio.getByRole('columnheader', { name: 'Month' })).toBeVisible();
     await expect(microbio.getByRole('columnheader', { name: 'E.Coli', exact: true })).toBeVisible();

@@ -3,10 +3,13 @@
  * its history; a tester enters a value over it and sees "does not conform" before saving (the + follows
  * from the decision, the other sign is asked about); staff see the request's conformity in For Release
  * and release it; the client reads "does not conform" on the Results screen and in the certificate.
- * And the staff form names every problem beside its field, then the server's refusal of overlapping
- * dates; the decision rule is chosen on the same screen.
+ * Staff and the chemistry tester then read it counted on their Database pages' statements of
+ * conformity. And the staff form names every problem beside its field, then the server's refusal of
+ * overlapping dates; the decision rule is chosen on the same screen.
  */
 import type { Browser, Page } from '@playwright/test';
+import { analytesOfGroup } from '../../server/domain/catalog.js';
+import { conformityOf, type NonConformityReport } from '../../server/domain/conformityReport.js';
 import { pdfText } from '../helpers/pdfText.js';
 import { signInAs } from './auth.js';
 import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
@@ -17,6 +20,36 @@ import { seedRequests } from './serverDb.js';
 async function newBrowser(browser: Browser, lab: Lab): Promise<{ page: Page; close: () => Promise<void> }> {
   const context = await browser.newContext({ baseURL: lab.baseURL, acceptDownloads: true });
   return { page: await context.newPage(), close: () => context.close() };
+}
+
+/** This month (a result saved without an analysis date counts in the month it was saved) and its year. */
+const month = new Date().toISOString().slice(0, 7);
+const year = Number(month.slice(0, 4));
+
+/** How many Ractopamine results of this month were judged "does not conform", as `page`'s account reads them. */
+async function ractopamineNonConforming(page: Page): Promise<number> {
+  const res = await page.request.get(`/api/reports/nonconformities?year=${year}`);
+  expect(res.status()).toBe(200);
+  return conformityOf((await res.json()) as NonConformityReport, { code: 'ractopamine' }, month).doesNotConform;
+}
+
+/**
+ * On a Database page: the Chemical ELISA statements of conformity of this month, Ractopamine's "Does
+ * not conform" count reading `count` (a warning, amber with ⚠) under its column headers.
+ */
+async function expectRactopamineNonConforming(page: Page, count: number) {
+  await page.getByLabel('Year').selectOption(String(year));
+  const section = page.getByRole('region', { name: 'Statements of conformity', exact: true });
+  await expect(section.getByText(/^Loading/)).toHaveCount(0);
+  const table = section.getByRole('region', { name: `Chemical ELISA ${year}: statements of conformity`, exact: true });
+  const index = analytesOfGroup('chemElisa').findIndex((a) => a.code === 'ractopamine');
+  const headers = table.getByRole('row');
+  await expect(headers.nth(0).getByRole('columnheader').nth(index + 1)).toHaveText('Ractopamine');
+  await expect(headers.nth(1).getByRole('columnheader').nth(3 * index)).toHaveText('Does not conform');
+  const cell = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: month, exact: true }) }).getByRole('cell').nth(3 * index);
+  await expect(cell).toHaveText(String(count));
+  await expect(cell.locator('.report-positive')).toHaveCSS('background-color', 'rgb(255, 241, 214)');
+  return section;
 }
 
 /** The row of the specification in force for `analyte` (any scope) on the Specifications screen. */
@@ -60,6 +93,9 @@ test('a value over a stricter limit does not conform: the tester sees it before 
   await expect(history).toContainText('Version 1: ≤ 10 µg/kg');
   await expectNoAxeViolations(page, { atLeast: 'moderate' });
   await page.screenshot({ path: testInfo.outputPath('specifications.png'), fullPage: true });
+
+  // This month's non-conforming Ractopamine results so far (other tests of this server may add some).
+  const nonConformingBefore = await ractopamineNonConforming(page);
 
   // 3. The chemistry tester enters 7.5 µg/kg: under the old limit, over the new one.
   const tester = await newBrowser(browser, lab);
@@ -148,6 +184,27 @@ test('a value over a stricter limit does not conform: the tester sees it before 
   expect(text).toContain('(specification version 2)');
   expect(text).toContain('does not conform: 7.5');
   await client.close();
+
+  // 6. Staff read the non-conformity on the Database page, counted for Ractopamine in this month ...
+  await page.goto(`/home/staff/${staff.userId}`);
+  await page.getByRole('link', { name: 'Database', exact: true }).click();
+  await expect(page).toHaveURL(`/receive-release-database/${staff.userId}`);
+  await expectRactopamineNonConforming(page, nonConformingBefore + 1);
+  await expectNoAxeViolations(page, { atLeast: 'moderate' });
+  await page.screenshot({ path: testInfo.outputPath('database-conformity.png'), fullPage: true });
+  // ... and so does the chemistry tester, on their own discipline's Database page, which shows no other discipline's.
+  const chemist = await newBrowser(browser, lab);
+  const chemistUser = await signInAs(chemist.page, lab, lab.demo.chemtester);
+  await chemist.page.goto(`/home/chemtester/${chemistUser.userId}`);
+  await chemist.page.getByRole('link', { name: 'Database', exact: true }).click();
+  await expect(chemist.page).toHaveURL(`/testing-database-chem/${chemistUser.userId}`);
+  const testerSection = await expectRactopamineNonConforming(chemist.page, nonConformingBefore + 1);
+  await expect(testerSection).not.toContainText('Microbiology');
+  await expect(testerSection).not.toContainText('Molecular Biology');
+  await expectNoAxeViolations(chemist.page, { atLeast: 'moderate' });
+  await chemist.page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalScroll(chemist.page);
+  await chemist.close();
 });
 
 test('the Specifications form names every problem beside its field, then the server refuses overlapping dates; the decision rule is chosen there', async ({ page, lab }) => {

@@ -5,6 +5,7 @@ import { getReportYears } from '../../api/reports.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import '../../styles/reports.css';
 import { LoadStatus } from '../LoadStatus.js';
+import { ConformitySection, useConformity } from './ConformityReport.js';
 import { downloadText } from './downloadText.js';
 import { MonthlyChart } from './MonthlyChart.js';
 import { ReportTable } from './ReportTable.js';
@@ -19,8 +20,8 @@ export interface ReportsViewProps {
 /**
  * The database screens' content: a year picker offering the years that have data (the current year
  * first when it has some), 'Loading...' until every report has arrived, then per group its chart,
- * its table and a CSV download of the table. The desk shows all four groups; each testing portal
- * shows its own.
+ * its table and a CSV download of the table; below them the year's statements of conformity
+ * (issue 26). The desk shows all four groups; each testing portal shows its own.
  */
 export function ReportsView({ groups }: ReportsViewProps) {
   const years = useLoad(getReportYears);
@@ -37,6 +38,8 @@ function YearReports({ groups, years }: ReportsViewProps & { years: readonly num
     return years.includes(current) ? current : years[0];
   });
   const state = useReports(year, groups);
+  // Fetched beside the reports, shown below them once they are in (nothing moves down meanwhile).
+  const conformity = useConformity(year);
 
   return (
     <div className="reports">
@@ -67,6 +70,7 @@ function YearReports({ groups, years }: ReportsViewProps & { years: readonly num
             </section>
           );
         })}
+      {state.status === 'ready' && <ConformitySection year={year} groups={groups} conformity={conformity} />}
     </div>
   );
 }
