@@ -1,5 +1,5 @@
 import { useCallback, useId } from 'react';
-import { analytesOfGroup, type Group } from '../../../server/domain/catalog.js';
+import type { Group } from '../../../server/domain/catalog.js';
 import {
   CONFORMITY_COLUMNS,
   conformityOf,
@@ -13,6 +13,7 @@ import { getNonConformities } from '../../api/reports.js';
 import { useRetryableLoad, type Retryable } from '../../hooks/useLoad.js';
 import { LoadStatus } from '../LoadStatus.js';
 import { DecisionBadge } from '../specifications/DecisionBadge.js';
+import { MonthlyCountTable } from './ReportTable.js';
 
 /**
  * A count of one statement (DESIGN section 10, as DecisionBadge reads a decision): "does not conform"
@@ -25,68 +26,22 @@ function Count({ n, kind }: { n: number; kind: keyof ConformityCounts }) {
 }
 
 /**
- * One group's statements of conformity, laid out as its positive/negative table: a Month column, a
- * Does not conform, an Inconclusive and a Conforms column under each test, and the month's Total.
+ * One group's statements of conformity, laid out as its positive/negative table: a Does not conform,
+ * an Inconclusive and a Conforms column under each test, and the month's Total.
  */
 function ConformityTable({ group, report }: { group: Group; report: NonConformityReport }) {
-  const id = useId();
-  const analytes = analytesOfGroup(group);
   return (
-    <div className="table-wrap report-table conformity-table" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
-      <table>
-        <caption id={`${id}-caption`}>
-          {REPORT_TITLES[group]} {report.year}: statements of conformity
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col" rowSpan={2} className="report-month">
-              Month
-            </th>
-            {analytes.map((a) => (
-              <th key={a.code} scope="colgroup" colSpan={CONFORMITY_COLUMNS.length} className="report-test">
-                {a.label}
-              </th>
-            ))}
-            <th scope="col" rowSpan={2} className="report-total">
-              Total (does not conform / inconclusive / conforms)
-            </th>
-          </tr>
-          <tr>
-            {analytes.map((a) =>
-              CONFORMITY_COLUMNS.map((c) => (
-                <th key={`${a.code}-${c.key}`} scope="col" className="report-sub">
-                  {c.label}
-                </th>
-              )),
-            )}
-          </tr>
-        </thead>
-        <tbody>
-          {monthsOfYear(report.year).map((month) => {
-            const total = conformityTotal(report, group, month);
-            return (
-              <tr key={month}>
-                <th scope="row" className="report-month">
-                  {month}
-                </th>
-                {analytes.map((a) => {
-                  const counts = conformityOf(report, a, month);
-                  return CONFORMITY_COLUMNS.map((c) => (
-                    <td key={`${a.code}-${c.key}`} className="number">
-                      <Count n={counts[c.key]} kind={c.key} />
-                    </td>
-                  ));
-                })}
-                <td className="number report-total">
-                  <Count n={total.doesNotConform} kind="doesNotConform" /> / <Count n={total.inconclusive} kind="inconclusive" /> /{' '}
-                  <Count n={total.conforms} kind="conforms" />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <MonthlyCountTable
+      group={group}
+      caption={`${REPORT_TITLES[group]} ${report.year}: statements of conformity`}
+      className="conformity-table"
+      months={monthsOfYear(report.year)}
+      columns={CONFORMITY_COLUMNS}
+      totalLabel="Total (does not conform / inconclusive / conforms)"
+      counts={(a, month) => conformityOf(report, a, month)}
+      total={(month) => conformityTotal(report, group, month)}
+      cell={(kind, n) => <Count n={n} kind={kind} />}
+    />
   );
 }
 
