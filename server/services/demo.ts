@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Role } from '../domain/roles.js';
 import { inTransaction } from '../db/transaction.js';
 import { createClientAccount } from './clients.js';
+import { hashPassword } from './secrets.js';
 import { createUser } from './users.js';
 
 export const DEMO_PASSWORD = 'demo-password';
@@ -28,6 +29,8 @@ export async function seedDemoAccounts(db: Knex, clock: Clock): Promise<DemoAcco
   return inTransaction(db, async (trx) => {
     const existing = await trx('users').count<{ n: number | string }[]>({ n: '*' });
     if (Number(existing[0].n) > 0) return [];
+    // One password for every demo account: hashed once (a full-strength hash each was a sixth of a second).
+    const passwordHash = await hashPassword(DEMO_PASSWORD);
     await createClientAccount(
       trx,
       clock,
@@ -39,6 +42,7 @@ export async function seedDemoAccounts(db: Knex, clock: Clock): Promise<DemoAcco
         contactNumber: '639171234567',
         email: demoEmail('client'),
         password: DEMO_PASSWORD,
+        passwordHash,
         verified: true,
       },
       { companyName: 'Demo Meat Traders Inc.', ltoNo: 'LTO-2026-001', classification: 'Importer' },
@@ -50,6 +54,7 @@ export async function seedDemoAccounts(db: Knex, clock: Clock): Promise<DemoAcco
         lastName: s.last,
         email: demoEmail(s.role),
         password: DEMO_PASSWORD,
+        passwordHash,
         role: s.role,
         verified: true,
       });

@@ -68,6 +68,11 @@ export interface NewUser {
   contactNumber?: string;
   email: string;
   password: string;
+  /**
+   * hashPassword(password), made once by a caller that creates many accounts with one password (the
+   * demo accounts, test fixtures), instead of a full-strength hash per account.
+   */
+  passwordHash?: string;
   role: Role;
   /** Staff accounts made by an admin are verified at once; self-registered clients are not. */
   verified: boolean;
@@ -84,7 +89,7 @@ export async function createUser(trx: Knex | Knex.Transaction, clock: Clock, inp
     last_name: input.lastName.trim(),
     contact_number: input.contactNumber ?? '',
     email: input.email.trim().toLowerCase(),
-    password_hash: await hashPassword(input.password),
+    password_hash: input.passwordHash ?? (await hashPassword(input.password)),
     role: input.role,
     deletion_status: 'ACTIVE',
     email_verified_at: input.verified ? now : null,

@@ -12,6 +12,7 @@ import { createLogger } from '../../server/logger.js';
 import { createMailer } from '../../server/mail/mailer.js';
 import { startOutboxWorker } from '../../server/mail/outboxWorker.js';
 import { createClientAccount } from '../../server/services/clients.js';
+import { hashPassword } from '../../server/services/secrets.js';
 import { createSession } from '../../server/services/sessions.js';
 import { createUser, type User } from '../../server/services/users.js';
 import type { Role } from '../../server/domain/roles.js';
@@ -58,6 +59,8 @@ export interface UserSeed {
 export const TEST_PASSWORD = 'correct horse battery';
 
 let sequence = 0;
+/** TEST_PASSWORD hashed once per test process: every test user shares it (real scrypt, one salt). */
+let testPasswordHash: Promise<string> | undefined;
 
 export interface TestAppOptions {
   readCache?: boolean;
@@ -103,7 +106,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
       classification: 'Importer',
       ...overrides,
     };
-    const user = { ...seed, contactNumber: '639171234567', verified: true };
+    const passwordHash = seed.password === TEST_PASSWORD ? await (testPasswordHash ??= hashPassword(TEST_PASSWORD)) : undefined;
+    const user = { ...seed, passwordHash, contactNumber: '639171234567', verified: true };
     return role === 'client'
       ? createClientAccount(database.db, clock, user, seed)
       : createUser(database.db, clock, { ...user, role });

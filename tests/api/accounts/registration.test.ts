@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERIFICATION_REFUSED } from '../../../server/services/accounts/login.js';
+import { hashPassword, verifyPassword } from '../../../server/services/secrets.js';
 import { startTestApp, type TestApp } from '../../helpers/testApp.js';
 import { databaseKind } from '../../helpers/testDatabase.js';
 import { PASSWORD, codeFor, logIn, otherThan, registration } from './support.js';
@@ -89,6 +90,16 @@ describe(`registration: POST /clients, POST /clientverify, GET /clientview/{user
     const disabled = await app.anonymous().post('/clients', registration({ user: { deletionStatus: 'DISABLED' } }));
     expect(disabled.status).toBe(400);
     expect(disabled.body.message).toContain('user.deletionStatus');
+  });
+
+  it('hashes the password it was sent, whatever hash the body carries', async () => {
+    // createUser takes a ready hash from its own callers (demo accounts, fixtures); a body's is dropped.
+    const planted = await hashPassword('a password the caller knows');
+    const body = registration();
+    expect((await app.anonymous().post('/clients', { ...body, user: { ...body.user, passwordHash: planted } })).status).toBe(201);
+    const stored: string = (await app.db('users').where({ email: body.user.email.toLowerCase() }).first('password_hash')).password_hash;
+    expect(stored).not.toBe(planted);
+    expect(await verifyPassword(PASSWORD, stored)).toBe(true);
   });
 
   it('answers 409 with a clear message for a taken e-mail or username', async () => {
