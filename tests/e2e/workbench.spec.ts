@@ -59,6 +59,18 @@ test.describe('the work bench at volume', () => {
     await expect(eColi1).not.toContainText('needs + or -');
     await page.getByLabel('Salmonella sp. result, sample 1', { exact: true }).fill('Detected');
 
+    // Another sort (as another search) loads the list again: meanwhile the open panel stays on screen,
+    // the same elements with what was typed, never drawn again from nothing.
+    await panel.evaluate((element) => {
+      element.dataset.kept = 'yes';
+    });
+    await page.getByLabel('Sort', { exact: true }).selectOption('urgent');
+    await expect(page).toHaveURL(/sort=urgent/);
+    await expect(page.getByText('Loading...', { exact: true })).toHaveCount(0);
+    await expect(rows).toHaveCount(1);
+    await expect(panel).toHaveAttribute('data-kept', 'yes');
+    await expect(page.getByLabel('Salmonella sp. result, sample 1', { exact: true })).toHaveValue('Detected');
+
     // The draft survives a reload (which asks first) and is still marked unsaved.
     await page.reload();
     expect(kinds).toContain('beforeunload');

@@ -18,6 +18,8 @@ export interface Queue<T = QueueRow> {
   retry: () => void;
   /** Replaces the row of a request (after a save). */
   update: (requestId: number, row: T) => void;
+  /** Another first page (a new search, sort or filter, or a retry) is loading: the rows are the last list's. */
+  refreshing: boolean;
 }
 
 interface Loads<T> {
@@ -48,7 +50,10 @@ export function useQueue<T extends object = QueueRow>(path: string): Queue<T> {
     return () => controller.abort();
   }, [path, key]);
 
-  const current = loads?.key === key ? loads : null;
+  // While another first page loads, the last list stays on screen: a row the user has opened (its
+  // entries, a question it asks) is not torn down under their hands by a search they typed.
+  const current = loads?.key === key ? loads : loads?.state.status === 'ready' ? { ...loads, next: null, loadingMore: false } : null;
+  const refreshing = current !== null && current.key !== key;
   const next = current?.next ?? null;
   const loadingMore = current?.loadingMore ?? false;
 
@@ -88,5 +93,6 @@ export function useQueue<T extends object = QueueRow>(path: string): Queue<T> {
     loadMore,
     retry: () => setAttempt((n) => n + 1),
     update,
+    refreshing,
   };
 }

@@ -7,7 +7,7 @@ import type { Queue } from '../../hooks/useQueue.js';
  */
 export function QueueFooter({ queue, empty, what }: { queue: Omit<Queue<unknown>, 'update'>; empty: string; what: string }) {
   const { state } = queue;
-  if (state.status === 'loading') {
+  if (state.status === 'loading' || queue.refreshing) {
     return (
       <p className="empty" role="status">
         Loading...
