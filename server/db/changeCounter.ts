@@ -104,7 +104,7 @@ async function postgresCounter({ connectionString, searchPath }: { connectionStr
   // One connection runs one query at a time: the calls that come while a read is under way share the
   // next one, instead of queueing a read each behind it.
   return {
-    read: coalesced(readNow),
+    read: coalesced(readNow, { afterTurn: true }),
     close: async () => {
       const connection = current;
       current = undefined;

@@ -62,4 +62,25 @@ describe('coalesced', () => {
     runs[2].finish();
     await expect(third).resolves.toBeUndefined();
   });
+
+  it('after a turn: the calls of one turn of the event loop share a run, the first of them too', async () => {
+    const { runs, sync } = manualSync();
+    const read = coalesced(sync, { afterTurn: true });
+    const first = read();
+    const second = read();
+    expect(second).toBe(first);
+    expect(runs).toHaveLength(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toHaveLength(1);
+    // A call while that run is under way is answered by the next one, begun after it.
+    const third = read();
+    runs[0].finish();
+    await first;
+    expect(await settledState(third)).toBe('pending');
+    // It, too, begins once the turn that delivered the first answer is over.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toHaveLength(2);
+    runs[1].finish();
+    await expect(third).resolves.toBeUndefined();
+  });
 });
