@@ -28,11 +28,25 @@ export function toSpecification(r: Row): Specification {
   };
 }
 
-/** The specifications of `analytes` (every one when omitted), oldest first: one query. */
-export async function specificationsOf(db: Knex | Knex.Transaction, analytes?: readonly string[]): Promise<Specification[]> {
+function specificationsQuery(db: Knex | Knex.Transaction, analytes?: readonly string[]): Knex.QueryBuilder {
   const query = db('specifications').orderBy([{ column: 'analyte' }, { column: 'valid_from' }, { column: 'id' }]);
   if (analytes) query.whereIn('analyte', [...analytes]);
-  return ((await query) as Row[]).map(toSpecification);
+  return query;
+}
+
+/** The specifications of `analytes` (every one when omitted), oldest first: one query. */
+export async function specificationsOf(db: Knex | Knex.Transaction, analytes?: readonly string[]): Promise<Specification[]> {
+  return ((await specificationsQuery(db, analytes)) as Row[]).map(toSpecification);
+}
+
+/**
+ * The specifications of `analytes` and the setting `key`, in one statement (a round trip fewer on a
+ * write's path): the setting rides on each row, so it is undefined when there is no specification.
+ */
+export async function specificationsWithSetting(db: Knex | Knex.Transaction, analytes: readonly string[], key: string): Promise<{ specs: Specification[]; setting: string | undefined }> {
+  const setting = db('settings').where('key', key).select('value').as('setting');
+  const rows = (await specificationsQuery(db, analytes).select('specifications.*', setting)) as Array<Row & { setting: string | null }>;
+  return { specs: rows.map(toSpecification), setting: rows[0]?.setting ?? undefined };
 }
 
 /** Inserts one specification and answers it with its id. */

@@ -5,9 +5,13 @@ import { isPostgres } from './knex.js';
 
 type Conn = Knex | Knex.Transaction;
 
-/** The values of `column` in a group joined with commas (in no particular order), e.g. a request's test codes. */
-export function joinedValues(db: Conn, column: string): Knex.Raw {
-  return db.raw(isPostgres(db as Knex) ? "string_agg(??, ',')" : "group_concat(??, ',')", [column]);
+/**
+ * The values of `column` (or of an expression) in a group joined with commas (in no particular
+ * order), e.g. a request's test codes.
+ */
+export function joinedValues(db: Conn, column: string | Knex.Raw): Knex.Raw {
+  const value = typeof column === 'string' ? '??' : '?';
+  return db.raw(isPostgres(db as Knex) ? `string_agg(${value}, ',')` : `group_concat(${value}, ',')`, [column]);
 }
 
 /**
@@ -50,11 +54,11 @@ export async function insertReturningIds(db: Conn, table: string, rows: readonly
 }
 
 /**
- * Locks the rows `query` reads until the transaction ends (FOR UPDATE on PostgreSQL); SQLite needs no
- * lock, as it serialises writers.
+ * Locks the rows `query` reads (of the `tables` named, every table it reads when none is) until the
+ * transaction ends (FOR UPDATE on PostgreSQL); SQLite needs no lock, as it serialises writers.
  */
-export function lockForUpdate<Q extends Knex.QueryBuilder>(db: Conn, query: Q): Q {
-  return isPostgres(db as Knex) ? (query.forUpdate() as Q) : query;
+export function lockForUpdate<Q extends Knex.QueryBuilder>(db: Conn, query: Q, ...tables: string[]): Q {
+  return isPostgres(db as Knex) ? (query.forUpdate(...tables) as Q) : query;
 }
 
 /**

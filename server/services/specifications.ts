@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 import { inShortWrite, inTransaction } from '../db/transaction.js';
-import { insertSpecification, specificationsOf } from '../db/specificationRows.js';
+import { insertSpecification, specificationsOf, specificationsWithSetting } from '../db/specificationRows.js';
 import { findAnalyte } from '../domain/catalog.js';
 import { can, hidesMissing, type Actor } from '../domain/policies.js';
 import { groupsOfTests } from '../domain/resultShape.js';
@@ -14,7 +14,7 @@ import {
 } from '../domain/specifications.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { recordAudit } from './audit.js';
-import { readSetting, writeSetting } from './settings.js';
+import { readSetting, writeSetting, type SettingKey } from './settings.js';
 
 export const today = (clock: Clock) => clock.now().toISOString().slice(0, 10);
 
@@ -85,9 +85,16 @@ export async function createSpecification(deps: { db: Knex; clock: Clock }, acto
   });
 }
 
+const decisionRuleOf = (stored: string | undefined): DecisionRule => ((DECISION_RULES as readonly string[]).includes(stored ?? '') ? (stored as DecisionRule) : 'simple');
+
 export async function readDecisionRule(db: Knex | Knex.Transaction): Promise<DecisionRule> {
-  const stored = await readSetting(db as Knex, 'decision_rule');
-  return (DECISION_RULES as readonly string[]).includes(stored ?? '') ? (stored as DecisionRule) : 'simple';
+  return decisionRuleOf(await readSetting(db as Knex, 'decision_rule'));
+}
+
+/** The specifications of `analytes` and the decision rule (which matters only where there is one): one statement. */
+export async function specificationsAndRule(db: Knex | Knex.Transaction, analytes: readonly string[]): Promise<{ specs: Specification[]; rule: DecisionRule }> {
+  const { specs, setting } = await specificationsWithSetting(db, analytes, 'decision_rule' satisfies SettingKey);
+  return { specs, rule: decisionRuleOf(setting) };
 }
 
 export async function getDecisionRule(db: Knex, actor: Actor): Promise<DecisionRule> {

@@ -6,7 +6,6 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { inShortWrite } from '../../db/transaction.js';
 import { enteredResultRow, judgedOf, JUDGED_COLUMNS, type JudgedRow } from '../../db/analyses.js';
-import { specificationsOf } from '../../db/specificationRows.js';
 import { applyCountChanges, countsOfRows } from '../../db/reportCounts.js';
 import { updateProgressAfterResults } from '../../db/requestProgress.js';
 import { inChunks, lockForUpdate, selectArrays, updateJsonRows } from '../../db/sql.js';
@@ -20,7 +19,7 @@ import {
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { describeIssues } from '../../validation.js';
 import { recordAuditMany, type AuditEntry } from '../audit.js';
-import { readDecisionRule, sampleScope, scopeOfRow, today, type RequestScope, type SampleScope } from '../specifications.js';
+import { sampleScope, scopeOfRow, specificationsAndRule, today, type RequestScope, type SampleScope } from '../specifications.js';
 import { analysesOf } from './read.js';
 
 export interface ResultEntry {
@@ -44,6 +43,8 @@ export interface WriteResultsOptions {
   clock: Clock;
   actor: Actor;
   entries: readonly ResultEntry[];
+  /** The entries' requests, locked already in this transaction (lockRequests); locked here when left out. */
+  locked?: ReadonlyMap<number, LockedRequest>;
   ip?: string | null;
   /** The file an import read (its name and sha256), written into each audit entry. */
   source?: { file: string; sha256: string; profile?: string };
@@ -58,6 +59,38 @@ export interface WriteResultsOutcome {
   requestsCompleted: number[];
   /** Requests this write moved back to FOR_TESTING. */
   requestsReopened: number[];
+}
+
+/** A request as a result write reads it, its row locked until the transaction ends. */
+export interface LockedRequest {
+  status: RequestStatus;
+  controlNumber: string | null;
+  scope: RequestScope;
+}
+
+const LOCKED_COLUMNS = ['r.id', 'r.status', 'r.control_number', 'r.sample_category', 'r.testing_purpose'];
+
+function lockedRows(trx: Knex.Transaction, query: Knex.QueryBuilder): Promise<Map<number, LockedRequest>> {
+  return lockForUpdate(trx, query.select(LOCKED_COLUMNS), 'r').then((rows: Array<Record<string, string | null>>) =>
+    new Map(rows.map((r) => [Number(r.id), { status: r.status as RequestStatus, controlNumber: r.control_number, scope: scopeOfRow(r) }])),
+  );
+}
+
+/**
+ * Locks the requests of `requestIds` (in id order) so concurrent writers of one request see each
+ * other's analyses when they decide its status; SQLite serialises writers anyway.
+ */
+async function lockRequests(trx: Knex.Transaction, requestIds: readonly number[]): Promise<Map<number, LockedRequest>> {
+  const requests = new Map<number, LockedRequest>();
+  await inChunks(requestIds, async (ids) => {
+    for (const [id, r] of await lockedRows(trx, trx('requests as r').whereIn('r.id', ids).orderBy('r.id'))) requests.set(id, r);
+  });
+  return requests;
+}
+
+/** Locks the request of the sample `sampleId` (one statement finds and locks it); empty when there is no such sample. */
+function lockRequestOfSample(trx: Knex.Transaction, sampleId: number): Promise<Map<number, LockedRequest>> {
+  return lockedRows(trx, trx('requests as r').join('samples as s', 's.request_id', 'r.id').where('s.id', sampleId));
 }
 
 type Stored = Pick<AnalysisRecord, 'value' | 'remark' | 'analysisDate'> & { measurement: Measurement | null; decision: Decision | null };
@@ -168,14 +201,8 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
   if (invalid.length) fail(badRequest, invalid);
   if (entries.length === 0) return nothingChanged();
 
-  // Lock the requests (in id order) so concurrent writers of one request see each other's analyses
-  // when they decide its status; SQLite serialises writers anyway.
   const requestIds = [...new Set(entries.map((e) => e.requestId))].sort((a, b) => a - b);
-  const requests = new Map<number, { status: RequestStatus; controlNumber: string | null; scope: RequestScope }>();
-  await inChunks(requestIds, async (ids) => {
-    const query = trx('requests').whereIn('id', ids).orderBy('id').select('id', 'status', 'control_number', 'sample_category', 'testing_purpose');
-    for (const r of await lockForUpdate(trx, query)) requests.set(Number(r.id), { status: r.status, controlNumber: r.control_number, scope: scopeOfRow(r) });
-  });
+  const requests = options.locked ?? (await lockRequests(trx, requestIds));
   const missing = requestIds.filter((id) => !requests.has(id));
   if (missing.length) fail(notFound, [`No request with id ${missing.join(', ')}`]);
   const closed = requestIds.filter((id) => !acceptsResults(requests.get(id)!.status));
@@ -189,11 +216,7 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
   // Each sample's species of origin narrows the specifications of its analyses (issue 26).
   const speciesOf = new Map<number, string | null>();
   const analyses = await analysesToWrite(trx, requestIds, speciesOf);
-  const judging: Judging = {
-    specs: await specificationsOf(trx, [...new Set(entries.map((e) => e.testCode))]),
-    rule: await readDecisionRule(trx),
-    today: today(clock),
-  };
+  const judging: Judging = { ...(await specificationsAndRule(trx, [...new Set(entries.map((e) => e.testCode))])), today: today(clock) };
   // By sample, then test: the unique key of an analysis.
   const bySample = new Map<number, Map<string, Written>>();
   for (const a of analyses) {
@@ -318,10 +341,10 @@ export async function writeSampleResults(
   const { group, sampleId } = input;
   if (!can(actor, 'results:write', { group })) throw forbidden();
   return inShortWrite(deps.db, async (trx) => {
-    const sample = await trx('samples').where('id', sampleId).first('request_id');
-    if (!sample) throw notFound(`No sample with id ${sampleId}.`);
-    const requestId = Number(sample.request_id);
-    const outcome = await writeResults(trx, { clock: deps.clock, actor, ip: meta.ip, entries: input.entries.map((e) => ({ ...e, requestId, sampleId })) });
+    const locked = await lockRequestOfSample(trx, sampleId);
+    const [requestId] = locked.keys();
+    if (requestId === undefined) throw notFound(`No sample with id ${sampleId}.`);
+    const outcome = await writeResults(trx, { clock: deps.clock, actor, ip: meta.ip, locked, entries: input.entries.map((e) => ({ ...e, requestId, sampleId })) });
     // What was just written is what is stored: only an unchanged sample is read back.
     const analyses = outcome.changed ? outcome.analyses : await analysesOf(trx, [requestId]);
     const [item] = toWideResults(group, analyses.filter((a) => a.sampleId === sampleId));
