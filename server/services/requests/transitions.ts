@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import { analysisRow } from '../../db/analyses.js';
-import { inChunks, returnedNumber } from '../../db/sql.js';
+import { inChunks, lockForUpdate, returnedNumber } from '../../db/sql.js';
 import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
 import { refreshProgress, writeProgressWithoutResults } from '../../db/requestProgress.js';
 import { inShortWrite, inTransaction } from '../../db/transaction.js';
@@ -49,11 +49,10 @@ export interface RequestHead extends MailRequest {
   dueDate: string | null;
 }
 
-/** Reads the head of a request; 404 when there is none. */
-export async function readRequestHead(db: Knex | Knex.Transaction, requestId: number): Promise<RequestHead> {
-  const row = await db('requests')
-    .where('id', requestId)
-    .first('id', 'status', 'client_user_id', 'control_number', 'submission_date', 'due_date', 'email_address');
+/** Reads the head of a request (`locked`: its row locked until the transaction ends); 404 when there is none. */
+export async function readRequestHead(db: Knex | Knex.Transaction, requestId: number, { locked = false } = {}): Promise<RequestHead> {
+  const query = db('requests').where('id', requestId).first('id', 'status', 'client_user_id', 'control_number', 'submission_date', 'due_date', 'email_address');
+  const row = await (locked ? lockForUpdate(db, query) : query);
   if (!row) throw notFound(`There is no request ${requestId}.`);
   return {
     requestId: Number(row.id),
@@ -73,8 +72,14 @@ const STAMPS: Record<Transition, { by: string; at: string }> = {
   release: { by: 'released_by', at: 'released_at' },
 };
 
-/** A transition's own work, in its transaction, after the request moved. */
+/** A transition's own work, in its transaction. */
 interface TransitionWork {
+  /**
+   * Work done before the request moves, with the head read locked (so a concurrent transition of the
+   * request waits for this one, then finds it moved): the columns it answers are written by the move
+   * itself, one UPDATE of the request instead of two.
+   */
+  first?: (trx: Knex.Transaction, head: RequestHead) => Promise<{ columns: Record<string, unknown>; changes: Partial<RequestHead> }>;
   /**
    * Brings the queues' progress rows of the request up to date, with whatever work they follow
    * (default: refreshProgress recomputes them from what is stored).
@@ -101,16 +106,17 @@ async function runTransition(
 ): Promise<RequestHead> {
   if (!can(actor, ACTIONS[transition])) throw forbidden();
   return (work.short ? inShortWrite : inTransaction)(deps.db, async (trx) => {
-    const head = await readRequestHead(trx, requestId);
+    const head = await readRequestHead(trx, requestId, { locked: work.first !== undefined });
     const check = applyTransition(head.status, transition);
     if (!check.ok) throw conflict(check.reason);
+    const early = await work.first?.(trx, head);
     const now = isoNow(deps.clock);
     const { by, at } = STAMPS[transition];
     // The guarded update is the real check: it waits for a concurrent transition of the same row and
     // then finds the status changed.
     const moved = await trx('requests')
       .where({ id: requestId, status: head.status })
-      .update({ status: check.to, [by]: actor.id, [at]: now, updated_at: now });
+      .update({ status: check.to, [by]: actor.id, [at]: now, updated_at: now, ...early?.columns });
     if (moved === 0) {
       const fresh = applyTransition((await readRequestHead(trx, requestId)).status, transition);
       throw conflict(fresh.ok ? 'The request changed meanwhile. Please try again.' : fresh.reason);
@@ -118,6 +124,7 @@ async function runTransition(
     // The queues' progress rows follow the new status (and, on approval, the analyses just planned).
     await (work.progress ?? ((t) => refreshProgress(t, [requestId])))(trx, head);
     const { changes = {}, audit = {} } = (await work.then?.(trx, head)) ?? {};
+    Object.assign(changes, early?.changes);
     await recordAudit(trx, deps.clock, {
       actorUserId: actor.id,
       action: `request.${transition}`,
@@ -173,13 +180,14 @@ export async function approveRequest(deps: DeskDeps, actor: Actor, requestId: nu
   const mail = (approved: RequestHead) => approvalMail({ ...approved, controlNumber: approved.controlNumber! }, deps.labName);
   const approved = await runTransition(deps, actor, requestId, 'approve', meta, mail, {
     short: true,
-    progress: planAnalyses,
-    // Numbered last: approvals everywhere queue on the year's counter row from here to their commit.
-    then: async (trx) => {
+    // The analyses and their progress rows are planned before the move, which writes the number too.
+    first: async (trx, head) => {
+      await planAnalyses(trx, head);
+      // Numbered last: approvals everywhere queue on the year's counter row from here to their commit.
       const controlNumber = await nextControlNumber(trx, deps.clock.now().getUTCFullYear());
-      await trx('requests').where('id', requestId).update({ control_number: controlNumber });
-      return { changes: { controlNumber } };
+      return { columns: { control_number: controlNumber }, changes: { controlNumber } };
     },
+    progress: async () => undefined,
   });
   return { controlNumber: approved.controlNumber! };
 }
