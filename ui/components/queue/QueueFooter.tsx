@@ -7,9 +7,17 @@ import type { Queue } from '../../hooks/useQueue.js';
  */
 export function QueueFooter({ queue, empty, what }: { queue: Omit<Queue<unknown>, 'update'>; empty: string; what: string }) {
   const { state } = queue;
-  if (state.status === 'loading' || queue.refreshing) {
+  if (state.status === 'loading') {
     return (
       <p className="empty" role="status">
+        Loading...
+      </p>
+    );
+  }
+  // Beneath the last list's rows, which stay until the next one comes: said, not a second status.
+  if (queue.refreshing) {
+    return (
+      <p className="empty" aria-live="polite">
         Loading...
       </p>
     );
