@@ -63,7 +63,7 @@ export const LIMITS = {
   verify: { name: 'verify', what: 'verification requests', perIp: { max: 60, windowMinutes: 15 }, perAccount: { max: 60, windowMinutes: 15 }, counts: 'all' },
 } as const satisfies Record<string, LimitPolicy>;
 
-// Rows of windows older than this are deleted as new attempts arrive, so the table stays small.
+// Rows of windows older than this are deleted as new attempts arrive.
 const KEEP_MS = 24 * 60 * 60_000;
 
 interface Hit {
@@ -83,7 +83,6 @@ async function hit(db: Knex, clock: Clock, limit: Limit, key: string, what: stri
   const windowMs = limit.windowMinutes * 60_000;
   const start = Math.floor(now / windowMs) * windowMs;
   const windowStart = new Date(start).toISOString();
-  await db('rate_limits').where('window_start', '<', new Date(now - KEEP_MS).toISOString()).delete();
   const [row] = await db('rate_limits')
     .insert({ key, window_start: windowStart, count: 1 })
     .onConflict(['key', 'window_start'])
@@ -97,10 +96,11 @@ async function hit(db: Knex, clock: Clock, limit: Limit, key: string, what: stri
   return { key, windowStart, over };
 }
 
+/** Takes the attempt back from the windows it was counted in: one statement. */
 async function giveBack(db: Knex, hits: Hit[]): Promise<void> {
-  for (const h of hits) {
-    await db('rate_limits').where({ key: h.key, window_start: h.windowStart }).decrement('count', 1);
-  }
+  await db('rate_limits')
+    .whereIn(['key', 'window_start'], hits.map((h) => [h.key, h.windowStart]))
+    .decrement('count', 1);
 }
 
 export interface Attempt {
@@ -121,6 +121,8 @@ async function accountKey(db: Knex, identifier: string): Promise<string> {
 /** Runs `work` under `policy`; resolves undefined when a refusal was concealed (see `limitedConcealing`). */
 async function attemptUnder<T>(deps: { db: Knex; clock: Clock }, policy: LimitPolicy, attempt: Attempt, work: () => Promise<T>, concealable: boolean): Promise<{ value: T } | undefined> {
   const count = (limit: Limit, key: string, refuse = true) => hit(deps.db, deps.clock, limit, `${policy.name}:${key}`, policy.what, refuse);
+  // Windows over a day old go as attempts arrive, once an attempt, so the table stays small.
+  await deps.db('rate_limits').where('window_start', '<', new Date(deps.clock.now().getTime() - KEEP_MS).toISOString()).delete();
   const hits = [await count(policy.perIp, `ip:${attempt.ip}`)];
   let conceal = false;
   if (attempt.identifier) {
