@@ -13,8 +13,9 @@ export default defineConfig({
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           isolate: false,
-          // npm test runs the browser tests beside the API suites: a guard against a hang, not a timing.
-          testTimeout: 90_000,
+          // npm test runs the browser tests beside the API suites: a guard against a hang, not a
+          // timing, with room for a machine whose CPU is throttled (a 55 s file took 235 s on one).
+          testTimeout: 240_000,
           hookTimeout: 60_000,
         },
       },

@@ -196,7 +196,8 @@ describe(`fuzz of every route (${databaseKind()})`, () => {
       foreignContact: Number(foreignContact[0].n),
       badIp: ips.filter((ip: string) => ip.length > 45),
     }).toEqual({ invalidRows: [], noSamples: 0, noTests: 0, foreignContact: 0, badIp: [] });
-  }, Math.max(120_000, RUNS * 30));
+  // A guard against a hang, with room for a throttled machine (10,000 calls took 45 s on a quiet one, over 300 s on one).
+  }, Math.max(120_000, RUNS * 90));
 
   it('names a stored row its form would refuse or store differently (the check the fuzz ends with)', async () => {
     const user = await app.createUser('client');
