@@ -12,17 +12,18 @@ export interface HttpResponse<T = unknown> {
 }
 
 /**
- * fetch, sent once more when the connection was reset before any answer: a kept-alive connection the
- * server closed as it was reused (the keep-alive race a loaded machine makes likely), which browsers
- * retry too. A server that resets the same call again still fails the test.
+ * fetch, sent again (up to `attempts` in all) when the connection was reset before any answer: a
+ * kept-alive connection the server closed as it was reused (the keep-alive race a loaded machine
+ * makes likely), which browsers retry too; on a throttled machine one retry was not always enough. A
+ * server that resets the same call every time still fails the test.
  */
-async function fetchRetryingReset(url: string, init: RequestInit): Promise<Response> {
+async function fetchRetryingReset(url: string, init: RequestInit, attempts = 3): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch (error) {
     const code = (error as { cause?: { code?: string } }).cause?.code;
-    if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') throw error;
-    return fetch(url, init);
+    if ((code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') || attempts <= 1) throw error;
+    return fetchRetryingReset(url, init, attempts - 1);
   }
 }
 
