@@ -252,6 +252,9 @@ describe(`audit entries cannot be changed or deleted through the API (${database
     await who.staff.http.put(`/requests/approve/${seeded[0].requestId}`);
     await who.staff.http.post(`/requests/receive/${seeded[1].requestId}`, { receivedAt: '2026-03-16T09:00:00Z', containers: 1, condition: 'acceptable' });
     await who.microbiotester.http.put(`/microbioTestResults/${seeded[1].sampleIds[0]}`, { eColi: '5', eColiRemarks: 'negative', eColiAnalysisDate: null });
+    // The approval's mail is sent, and audited, by the outbox worker after the call: sent before the
+    // snapshot, or its entry (an id taken before the result's, committed after it) lands among the earlier ones.
+    await app.sendQueuedMail();
     const before = await app.db('audit_log').orderBy('id').select();
     expect(before.length).toBeGreaterThanOrEqual(3);
 
