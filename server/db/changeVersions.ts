@@ -47,13 +47,13 @@ export const EARLIER_KINDS: ChangeKind[] = REQUEST_STATUSES.map(earlierStatusKin
 
 /**
  * Tables whose changes move no version: bookkeeping that no cached answer shows, and counts derived
- * from other tables in the same transaction (request_progress, report_counts, audit_counts, and the
+ * from other tables in the same transaction (request_progress, progress_counts, report_counts, audit_counts, and the
  * search index of the requests), whose writes move the versions already; their own triggers would
  * only repeat that work on every write.
  */
 export const UNVERSIONED_TABLES = [
   'rate_limits', 'one_time_codes', 'outbox', 'settings', 'lab_versions', 'lab_version_marks', 'knex_migrations', 'knex_migrations_lock',
-  'request_progress', 'report_counts', 'audit_counts', ...REQUEST_SEARCH_TABLES,
+  'request_progress', 'progress_counts', 'report_counts', 'audit_counts', ...REQUEST_SEARCH_TABLES,
 ];
 
 /** How a table's writes move versions. */

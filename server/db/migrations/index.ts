@@ -23,6 +23,7 @@ import * as m020 from './020_turnaround_weeks.js';
 import * as m021 from './021_earlier_versions.js';
 import * as m022 from './022_progress_conformity.js';
 import * as m023 from './023_sample_species.js';
+import * as m024 from './024_progress_counts.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '021_earlier_versions': m021,
   '022_progress_conformity': m022,
   '023_sample_species': m023,
+  '024_progress_counts': m024,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

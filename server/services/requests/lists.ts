@@ -9,6 +9,7 @@ import { completionFromCounts, type ForReleaseRow, type GroupCount } from '../..
 import { familyFlags, type ReleasedRow, type RequestListRow } from '../../domain/requestShape.js';
 import type { RequestStatus } from '../../domain/requestStatus.js';
 import type { ForTestingRequest } from '../../domain/resultShape.js';
+import { progressCount } from '../../db/progressCounts.js';
 import { scopeOfGroup } from '../../db/requestProgress.js';
 import { joinedValues } from '../../db/sql.js';
 import { OPEN_STATUSES } from '../../domain/requestStatus.js';
@@ -105,14 +106,17 @@ export function lengthTold({ limit, offset = 0 }: PageRequest, fetched: number):
   return endsTheList ? offset + fetched : undefined;
 }
 
-/** The length of the list: told by a page that ends it, otherwise counted. */
+/**
+ * The length of the list: told by a page that ends it, otherwise read from the counts the writes
+ * keep (db/progressCounts.ts): of every request ('all'), or of one discipline's progress rows. A
+ * filter on groups of several disciplines, or on one in review, is counted.
+ */
 async function totalOf(db: Db, filter: Filter, page: PageRequest, fetched: number): Promise<number> {
   const told = lengthTold(page, fetched);
   if (told !== undefined) return told;
-  const scope = progressScope(filter);
-  // A discipline's list is counted on its progress rows' (scope, status) index, without reading requests.
-  const counted = scope ? db('request_progress').where('scope', scope).whereIn('status', filter.statuses) : requestsOf(db, filter);
-  const [{ n }] = await counted.count({ n: '*' });
+  const scope = filter.groups ? progressScope(filter) : 'all';
+  if (scope) return progressCount(db, scope, filter.statuses);
+  const [{ n }] = await requestsOf(db, filter).count({ n: '*' });
   return Number(n);
 }
 

@@ -3,7 +3,8 @@
 // request's status (submit, approve, saves that complete, half-fill or empty results, CSV import,
 // reject, signed release, amendment), the rows must equal what a plain GROUP BY over the analyses
 // says (their worst decision against a specification included), the for-testing queues must list the requests the former correlated EXISTS query listed, and
-// the dashboard must count and list the open requests as plain SQL over the requests and their tests.
+// the dashboard must count and list the open requests as plain SQL over the requests and their tests,
+// and the counts the triggers keep per scope and status (the lists' lengths) must equal counting the rows.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationSource } from '../../../server/db/migrations/index.js';
@@ -224,12 +225,30 @@ describe(`request progress rows against the GROUP BY (${databaseKind()})`, () =>
     return { disciplines: first.turnaround.disciplines, total: first.total, ids };
   }
 
+  /** The counts the lists' X-Total-Count reads (db/progressCounts.ts), per scope and status. */
+  async function maintainedCounts() {
+    const rows = await app.db('progress_counts').groupBy('scope', 'status').havingRaw('sum(n) <> 0').select('scope', 'status').sum({ n: 'n' });
+    return countsOf(rows);
+  }
+
+  /** The same counted: the progress rows per scope and status, and the requests per status for 'all'. */
+  async function countedRows() {
+    const rows = await app.db('request_progress').groupBy('scope', 'status').select('scope', 'status').count({ n: '*' });
+    const requests = await app.db('requests').groupBy('status').select('status').count({ n: '*' });
+    expect(countsOf(rows.filter((r) => r.scope === 'all'))).toEqual(countsOf(requests.map((r) => ({ ...r, scope: 'all' }))));
+    return countsOf(rows);
+  }
+
+  const countsOf = (rows: Array<Record<string, unknown>>) =>
+    rows.map((r) => ({ scope: String(r.scope), status: String(r.status), n: Number(r.n) })).sort((a, b) => `${a.scope} ${a.status}`.localeCompare(`${b.scope} ${b.status}`));
+
   /** Statuses the progress rows had at some check: the sequences must reach every one the queues read. */
   const seen = new Set<unknown>();
 
   async function expectExact(): Promise<void> {
     const maintained = normalized(await app.db('request_progress').select('*'));
     expect(maintained).toEqual(await groupByProgress());
+    expect(await maintainedCounts()).toEqual(await countedRows());
     for (const row of maintained) seen.add(row.status);
     for (const d of DISCIPLINES) {
       for (const state of ['outstanding', 'finished'] as const) {
@@ -259,6 +278,10 @@ describe(`request progress rows against the GROUP BY (${databaseKind()})`, () =>
     const before = normalized(await app.db('request_progress').select('*'));
     expect(before.some((r) => r.status === 'PENDING_REVIEW')).toBe(true);
     expect(before.some((r) => r.conformity_rank !== null)).toBe(true);
+    const counts = await maintainedCounts();
+    // 024 counts the rows; it goes first, as it came last.
+    await app.db.migrate.down({ migrationSource, name: '024_progress_counts' });
+    expect(await app.db.schema.hasTable('progress_counts')).toBe(false);
     // 022 adds the worst decision; 013 and 015 write the rows as their table was.
     await app.db.migrate.down({ migrationSource, name: '022_progress_conformity' });
     // Named columns: a `select *` prepared on PostgreSQL before the table changed cannot run after.
@@ -273,5 +296,8 @@ describe(`request progress rows against the GROUP BY (${databaseKind()})`, () =>
     await app.db.migrate.up({ migrationSource, name: '013_request_progress' });
     await app.db.migrate.up({ migrationSource, name: '022_progress_conformity' });
     expect(normalized(await app.db('request_progress').select('*'))).toEqual(before);
+    await app.db.migrate.up({ migrationSource, name: '024_progress_counts' });
+    expect(await maintainedCounts()).toEqual(counts);
+    expect(counts).toEqual(await countedRows());
   });
 });
