@@ -6,7 +6,7 @@ import { createClientAccount } from '../../server/services/clients.js';
 import { insertRequests } from '../../fixtures/requests.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
 
-const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail', '017_request_search', '018_version_triggers', '019_specifications', '020_turnaround_weeks', '021_earlier_versions', '022_progress_conformity', '023_sample_species', '024_progress_counts'];
+const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail', '017_request_search', '018_version_triggers', '019_specifications', '020_turnaround_weeks', '021_earlier_versions', '022_progress_conformity', '023_sample_species', '024_progress_counts', '025_analyses_write_indexes'];
 
 const TABLES = [
   'users', 'clients', 'requests', 'request_tests', 'samples', 'analyses', 'request_messages', 'audit_log',
@@ -62,6 +62,24 @@ describe(`migrations (${databaseKind()})`, () => {
     expect(await queueIndexes()).toEqual(['analyses_request_id_result_group_index']);
     expect(await migrateLatest(database.db)).toEqual(['010_perf_indexes']);
     expect(await queueIndexes()).toEqual(['analyses_request_id_result_group_remark_value_index']);
+  });
+
+  it('025_analyses_write_indexes drops the report index the counters replaced and makes the decisions index partial, and puts both back', async () => {
+    // Each index of analyses with its definition: partial ones name their WHERE.
+    const definitions = async () =>
+      database.kind === 'postgres'
+        ? (await database.db('pg_indexes').where({ tablename: 'analyses', schemaname: database.db.raw('current_schema()') }).select('indexname as name', 'indexdef as sql'))
+        : (await database.db('sqlite_master').where({ type: 'index', tbl_name: 'analyses' }).select('name', 'sql'));
+    const reportIndexes = async () =>
+      (await definitions())
+        .filter((i: { name: string }) => /test_code_report_month_remark|decision_outcome/.test(i.name))
+        .map((i: { name: string; sql: string }) => `${i.name}${/where/i.test(i.sql) ? ' (partial)' : ''}`)
+        .sort();
+    expect(await reportIndexes()).toEqual(['analyses_decision_outcome_report_month_test_code_index (partial)']);
+    await database.db.migrate.down({ migrationSource, name: '025_analyses_write_indexes' });
+    expect(await reportIndexes()).toEqual(['analyses_decision_outcome_report_month_test_code_index', 'analyses_test_code_report_month_remark_index']);
+    expect(await migrateLatest(database.db)).toEqual(['025_analyses_write_indexes']);
+    expect(await reportIndexes()).toEqual(['analyses_decision_outcome_report_month_test_code_index (partial)']);
   });
 
   it('008_list_search_indexes adds the indexes of the queues (due date, client and status) and takes them away again', async () => {

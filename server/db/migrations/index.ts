@@ -24,6 +24,7 @@ import * as m021 from './021_earlier_versions.js';
 import * as m022 from './022_progress_conformity.js';
 import * as m023 from './023_sample_species.js';
 import * as m024 from './024_progress_counts.js';
+import * as m025 from './025_analyses_write_indexes.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '022_progress_conformity': m022,
   '023_sample_species': m023,
   '024_progress_counts': m024,
+  '025_analyses_write_indexes': m025,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
