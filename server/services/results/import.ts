@@ -17,13 +17,12 @@ import {
   type ResolvedResult,
 } from '../../domain/resultsCsv.js';
 import { forbidden } from '../../errors.js';
-import { loadImportTargets } from './importTargets.js';
-import { writeResults, type WriteResultsOptions } from './write.js';
+import { LOOKUP_CHUNK, loadImportTargets } from './importTargets.js';
+import { writeResults, type WriteResultsOptions, type WriteResultsOutcome } from './write.js';
 
 /** The tables an import writes: the ones whose statistics it refreshes. */
 export const TABLES_AN_IMPORT_WRITES = ['analyses', 'requests', 'request_progress', 'report_counts', 'audit_log', 'audit_counts'] as const;
 
-const LOOKUP_CHUNK = 500;
 /** Rows per call of the results service: small enough for a smooth progress bar. */
 const WRITE_CHUNK = 10_000;
 
@@ -128,6 +127,19 @@ export async function importResults(deps: ImportDeps, actor: Actor, input: Impor
   }
 }
 
+/**
+ * `writing`'s outcome; when it fails, `next` (writing in the same transaction) is let finish first, so
+ * nothing is still writing while the transaction rolls back.
+ */
+async function settledBefore<T>(writing: Promise<T>, next?: Promise<unknown>): Promise<T> {
+  try {
+    return await writing;
+  } catch (err) {
+    await next?.catch(() => undefined);
+    throw err;
+  }
+}
+
 /** Writes checked rows, a request's rows always in the same call of the results service. */
 async function writeEntries(
   trx: Knex.Transaction,
@@ -144,34 +156,47 @@ async function writeEntries(
   }
   const controlNumberOf = new Map(entries.map((e) => [e.requestId, e.controlNumber]));
 
-  const moved = { forRelease: [] as number[], forTesting: [] as number[] };
-  let changed = 0;
-  let written = 0;
-  let batch: ResolvedResult[] = [];
-  const flush = async () => {
-    const outcome = await writeResults(trx, {
+  const chunks: ResolvedResult[][] = [[]];
+  for (const rows of byRequest.values()) {
+    if (chunks[chunks.length - 1].length >= WRITE_CHUNK) chunks.push([]);
+    chunks[chunks.length - 1].push(...rows);
+  }
+  const writeChunk = (chunk: readonly ResolvedResult[]) =>
+    writeResults(trx, {
       clock,
       actor,
       source,
-      entries: batch.map((e) => ({
+      entries: chunk.map((e) => ({
         requestId: e.requestId, sampleId: e.sampleId, testCode: e.testCode, value: e.value, remark: e.remark, analysisDate: e.analysisDate, label: `line ${e.line}`,
       })),
     });
+
+  const moved = { forRelease: [] as number[], forTesting: [] as number[] };
+  let changed = 0;
+  let written = 0;
+  // Two chunks at a time: while the database writes one, the next is read and checked (on PostgreSQL
+  // the server's work and the database's overlap). They hold different requests, so their statements
+  // may interleave in the transaction; their outcomes are taken in file order.
+  let ahead: { chunk: readonly ResolvedResult[]; writing: Promise<WriteResultsOutcome> } | undefined;
+  const finish = async (done: NonNullable<typeof ahead>, next?: Promise<unknown>) => {
+    const outcome = await settledBefore(done.writing, next);
     changed += outcome.changed;
     moved.forRelease.push(...outcome.requestsCompleted);
     moved.forTesting.push(...outcome.requestsReopened);
-    written += batch.length;
-    batch = [];
+    written += done.chunk.length;
     onProgress?.(written, entries.length);
     // A turn of the event loop between chunks: the synchronous SQLite driver would otherwise hold it
     // for the whole file (the transaction, and so all or nothing, stays one).
     await new Promise((resolve) => setImmediate(resolve));
   };
-  for (const rows of byRequest.values()) {
-    batch.push(...rows);
-    if (batch.length >= WRITE_CHUNK) await flush();
+  for (const chunk of chunks.filter((c) => c.length > 0)) {
+    const writing = writeChunk(chunk);
+    // Handled here; awaited (and its failure thrown) in turn below.
+    writing.catch(() => undefined);
+    if (ahead) await finish(ahead, writing);
+    ahead = { chunk, writing };
   }
-  if (batch.length) await flush();
+  if (ahead) await finish(ahead);
 
   const ids = [...byRequest.keys()];
   let requestsComplete = 0;

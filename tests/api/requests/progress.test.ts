@@ -233,8 +233,8 @@ describe(`request progress rows against the GROUP BY (${databaseKind()})`, () =>
 
   /** The same counted: the progress rows per scope and status, and the requests per status for 'all'. */
   async function countedRows() {
-    const rows = await app.db('request_progress').groupBy('scope', 'status').select('scope', 'status').count({ n: '*' });
-    const requests = await app.db('requests').groupBy('status').select('status').count({ n: '*' });
+    const rows: Array<Record<string, unknown>> = await app.db('request_progress').groupBy('scope', 'status').select('scope', 'status').count({ n: '*' });
+    const requests: Array<Record<string, unknown>> = await app.db('requests').groupBy('status').select('status').count({ n: '*' });
     expect(countsOf(rows.filter((r) => r.scope === 'all'))).toEqual(countsOf(requests.map((r) => ({ ...r, scope: 'all' }))));
     return countsOf(rows);
   }
