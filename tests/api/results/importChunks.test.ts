@@ -12,7 +12,8 @@ import { importResults } from '../../../server/services/results/import.js';
 import { startTestApp, type TestApp } from '../../helpers/testApp.js';
 import { databaseKind } from '../../helpers/testDatabase.js';
 
-const ROWS = 25_000;
+// Two chunks: the second is read and checked while the first is written.
+const ROWS = 12_000;
 
 describe(`labctl results import of ${ROWS.toLocaleString('en-US')} rows, in several chunks (${databaseKind()})`, () => {
   let app: TestApp;
@@ -51,7 +52,7 @@ describe(`labctl results import of ${ROWS.toLocaleString('en-US')} rows, in seve
     if (!result.imported) return;
     expect(result.outcome).toMatchObject({ rows: ROWS, changed: ROWS, requests: controlNumbers.length, requestsComplete: controlNumbers.length, movedToForTesting: [] });
     expect(result.outcome.movedToForRelease).toEqual(controlNumbers);
-    expect(progress.length).toBeGreaterThan(2);
+    expect(progress).toHaveLength(2);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(progress.at(-1)).toBe(1);
     expect(await entered()).toBe(ROWS);
