@@ -5,13 +5,12 @@
 // the only change there is to count. Spelled per dialect here, so migrations stay free of dialect
 // checks.
 //
-// PostgreSQL: a statement trigger adds each (action, day) of the statement's rows to a count row of
-// that (action, day) that no other transaction holds (FOR UPDATE SKIP LOCKED), or to a new row of its
-// own (shard: its transaction id) when every one is held. Concurrent writers never wait for one
-// another, and an (action, day) has more than one row only where transactions writing it overlapped.
+// PostgreSQL: a statement trigger adds each (action, day) of the statement's rows to sharded count
+// rows (shardedCounts.ts), so concurrent writers never wait for one another.
 // SQLite has one writer at a time: a row trigger adds each row to the one count row (shard 0).
 import type { Knex } from 'knex';
 import { isPostgres } from './knex.js';
+import { createShardedCounter } from './shardedCounts.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -31,18 +30,7 @@ export async function createActionCounts(knex: Knex, log: string, counts: string
   // The trigger first: on PostgreSQL it locks out inserts until this transaction commits, so the rows
   // counted below are all there are.
   if (isPostgres(knex)) {
-    await knex.raw(`CREATE FUNCTION ??() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE g record;
-      BEGIN
-        FOR g IN SELECT action, substr(at, 1, 10) AS day, count(*) AS n FROM added GROUP BY 1, 2 ORDER BY 1, 2 LOOP
-          UPDATE ${counts} SET n = n + g.n WHERE (action, day, shard) = (
-            SELECT action, day, shard FROM ${counts} WHERE action = g.action AND day = g.day ORDER BY shard LIMIT 1 FOR UPDATE SKIP LOCKED);
-          IF NOT FOUND THEN
-            INSERT INTO ${counts} (action, day, shard, n) VALUES (g.action, g.day, txid_current(), g.n);
-          END IF;
-        END LOOP;
-        RETURN NULL;
-      END $$`, [name]);
+    await createShardedCounter(knex, name, counts, ['action', 'day'], 'SELECT action, substr(at, 1, 10) AS day, 1 AS d FROM added');
     await knex.raw('CREATE TRIGGER ?? AFTER INSERT ON ?? REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION ??()', [name, log, name]);
   } else {
     await knex.raw(`CREATE TRIGGER ?? AFTER INSERT ON ?? BEGIN

@@ -7,12 +7,12 @@
 // dialect checks.
 //
 // PostgreSQL: a statement trigger per event nets the statement's rows per (scope, status) from its
-// transition tables and adds each change to a count row that no other transaction holds (FOR UPDATE
-// SKIP LOCKED), or to a new row of its own (shard: its transaction id) when every one is held, as the
-// audit trail's counts do (actionCounts.ts): concurrent writers never wait for one another. SQLite has
+// transition tables and adds each change to sharded count rows (shardedCounts.ts), as the audit
+// trail's counts do: concurrent writers never wait for one another. SQLite has
 // one writer at a time: row triggers add to the one count row (shard 0).
 import type { Knex } from 'knex';
 import { isPostgres } from './knex.js';
+import { createShardedCounter } from './shardedCounts.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -41,18 +41,7 @@ export async function createProgressCounts(knex: Knex): Promise<void> {
   // rows counted below are all there are.
   if (isPostgres(knex)) {
     for (const [event, { tables, rows }] of Object.entries(PG_CHANGES)) {
-      await knex.raw(`CREATE FUNCTION ??() RETURNS trigger LANGUAGE plpgsql AS $$
-        DECLARE g record;
-        BEGIN
-          FOR g IN SELECT scope, status, sum(d) AS d FROM (${rows}) c GROUP BY 1, 2 HAVING sum(d) <> 0 ORDER BY 1, 2 LOOP
-            UPDATE ${TABLE} SET n = n + g.d WHERE (scope, status, shard) = (
-              SELECT scope, status, shard FROM ${TABLE} WHERE scope = g.scope AND status = g.status ORDER BY shard LIMIT 1 FOR UPDATE SKIP LOCKED);
-            IF NOT FOUND THEN
-              INSERT INTO ${TABLE} (scope, status, shard, n) VALUES (g.scope, g.status, txid_current(), g.d);
-            END IF;
-          END LOOP;
-          RETURN NULL;
-        END $$`, [pgName(event)]);
+      await createShardedCounter(knex, pgName(event), TABLE, ['scope', 'status'], rows);
       await knex.raw(`CREATE TRIGGER ?? AFTER ${event.toUpperCase()} ON ?? REFERENCING ${tables} FOR EACH STATEMENT EXECUTE FUNCTION ??()`, [pgName(event), COUNTED, pgName(event)]);
     }
   } else {
