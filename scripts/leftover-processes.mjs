@@ -2,8 +2,8 @@
 // to stop, orphaned when its parent ended). Linux only: it reads /proc.
 //
 // A process is the run's when its environment carries the run's marker (every child inherits it
-// unless a test builds an environment from nothing), or when it started after the run and its
-// command line names this checkout's labctl (which catches the rest).
+// unless a test builds an environment from nothing), or when it started after the run, carries no
+// other run's marker, and its command line names this checkout's labctl (which catches the rest).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,8 +44,12 @@ export function leftoverProcesses(runId, root, since = startTime(process.pid)) {
     const cmdline = read(`/proc/${entry}/cmdline`);
     if (!cmdline?.length) continue; // a kernel thread, or a zombie about to be reaped
     const command = cmdline.toString().replace(/\0+$/, '').replaceAll('\0', ' ');
-    const marked = read(`/proc/${entry}/environ`)?.includes(marker);
-    const ours = marked || (labctl.some((p) => command.includes(p)) && (startTime(entry) ?? 0) > since);
+    const environ = read(`/proc/${entry}/environ`);
+    const marked = environ?.includes(marker);
+    // A labctl carrying another run's marker is that run's (npm test runs this suite beside the
+    // browser tests, whose servers start while a run of this suite's own is under way).
+    const otherRun = !marked && environ?.includes(`${MARKER}=`);
+    const ours = marked || (!otherRun && labctl.some((p) => command.includes(p)) && (startTime(entry) ?? 0) > since);
     if (ours) found.push({ pid: Number(entry), command });
   }
   return found;

@@ -25,17 +25,20 @@ describe('processes left by a test run', () => {
     return child;
   };
 
-  it("finds a process carrying the run's marker, and one started since that runs this checkout's labctl; not another run's", async () => {
+  it("finds a process carrying the run's marker, and one started since that runs this checkout's labctl unmarked; not another run's", async () => {
     const runId = newRunId();
     const marked = start(['-e', SLEEPER], { ...process.env, [MARKER]: runId });
     const labctl = start(['-e', SLEEPER, path.join(root, 'bin', 'labctl')], { PATH: process.env.PATH });
     const other = start(['-e', SLEEPER], { ...process.env, [MARKER]: newRunId() });
-    await Promise.all([marked, labctl, other].map((child) => once(child, 'spawn')));
+    // As the browser tests' servers of an outer `npm test` while this suite runs a run of its own.
+    const otherLabctl = start(['-e', SLEEPER, path.join(root, 'bin', 'labctl')], { PATH: process.env.PATH, [MARKER]: newRunId() });
+    await Promise.all([marked, labctl, other, otherLabctl].map((child) => once(child, 'spawn')));
 
     const found = leftoverProcesses(runId, root).map((p) => p.pid);
     expect(found).toContain(marked.pid);
     expect(found).toContain(labctl.pid);
     expect(found).not.toContain(other.pid);
+    expect(found).not.toContain(otherLabctl.pid);
 
     marked.kill('SIGKILL');
     labctl.kill('SIGKILL');
@@ -57,7 +60,7 @@ describe('processes left by a test run', () => {
     // The suite starts a server-like process on its own and does not stop it.
     const leaves = `require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(SLEEPER)}], { detached: true, stdio: 'ignore' }).unref();`;
     const run = await runSteps(leaves);
-    // Named by its command line; `npm test` may be running this checkout's labctl beside it (the browser tests' servers), which the check counts too.
+    // Named by its command line.
     const pid = Number(/pid (\d+): \S+ -e setTimeout/.exec(run.stderr)?.[1]);
     try {
       expect(run.code).toBe(1);
