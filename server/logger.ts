@@ -8,6 +8,8 @@ export type Logger = pino.Logger;
 export type LogFormat = 'json' | 'pretty';
 
 export const SECRET_KEYS = ['password', 'newPassword', 'otp', 'code', 'token'];
+/** A query parameter named as one of SECRET_KEYS, any case (matched on the query from its `?`). */
+const SECRET_PARAMETER = new RegExp(`[?&](?:${SECRET_KEYS.join('|')})(?:[=&]|$)`, 'i');
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
@@ -76,6 +78,8 @@ export function chooseLogFormat(setting: LogFormat | undefined, stderrIsTerminal
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
+  // Every call is logged: a query that names no secret parameter, even percent-encoded, goes as it is.
+  if (!url.includes('%', q) && !SECRET_PARAMETER.test(url.slice(q))) return url;
   const params = new URLSearchParams(url.slice(q + 1));
   for (const key of [...params.keys()]) {
     if (SECRET_KEYS.some((s) => s.toLowerCase() === key.toLowerCase())) params.set(key, '[redacted]');

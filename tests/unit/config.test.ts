@@ -1,7 +1,8 @@
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, describeDatabase, loadConfig } from '../../server/config.js';
-import { redactUrl } from '../../server/logger.js';
+import { redactUrl, SECRET_KEYS } from '../../server/logger.js';
 import { personaliseIndex } from '../../server/http/middleware/spa.js';
 
 describe('configuration', () => {
@@ -40,6 +41,24 @@ describe('request log redaction', () => {
     expect(redactUrl('/login?identifier=a%40b.c&password=hunter2')).toBe('/login?identifier=a%40b.c&password=%5Bredacted%5D');
     expect(redactUrl('/change-password?email=x&newPassword=p&otp=123456')).not.toMatch(/=p(&|$)|123456/);
     expect(redactUrl('/healthz')).toBe('/healthz');
+    // Nothing secret: the URL exactly as called.
+    expect(redactUrl('/requests/queue/for-testing?limit=50&q=2026-00&after=a+b')).toBe('/requests/queue/for-testing?limit=50&q=2026-00&after=a+b');
+  });
+
+  it("never lets a secret parameter's value through, whatever the case or percent-encoding of its name", () => {
+    const name = fc.constantFrom(...SECRET_KEYS).chain((key) =>
+      fc.tuple(fc.array(fc.boolean(), { minLength: key.length, maxLength: key.length }), fc.array(fc.boolean(), { minLength: key.length, maxLength: key.length })).map(([upper, encoded]) =>
+        [...key].map((c, i) => (encoded[i] ? `%${c.charCodeAt(0).toString(16)}` : upper[i] ? c.toUpperCase() : c.toLowerCase())).join(''),
+      ),
+    );
+    const other = fc.record({ key: fc.constantFrom('limit', 'q', 'identifier', 'codes', 'passwords'), value: fc.stringMatching(/^[a-z0-9-]{0,8}$/) });
+    fc.assert(
+      fc.property(name, fc.array(other, { maxLength: 4 }), fc.nat(4), (secretName, others, at) => {
+        const params = others.map((p) => `${p.key}=${p.value}`);
+        params.splice(Math.min(at, params.length), 0, `${secretName}=SECRET-VALUE-42`);
+        expect(redactUrl(`/login?${params.join('&')}`)).not.toContain('SECRET-VALUE-42');
+      }),
+    );
   });
 });
 
