@@ -87,6 +87,8 @@ async function benchEngine(engine) {
   const labctl = labctlIn(target.env);
   const out = { table: [] };
   const started = [];
+  // The data directories of the instances after the first (the target's own is dropped with it).
+  const extraDirs = [];
   let baseline;
   try {
     log(`Generating ${VOLUME.toLocaleString('en-US')} requests (labctl seed --demo --volume)...`);
@@ -111,10 +113,13 @@ async function benchEngine(engine) {
 
     baseline = startBaseline(root);
     const { url: baselineUrl, ms: baselineStartMs } = await baseline.listening;
-    // Each instance with a data directory of its own, as on machines of its own.
+    // Each instance with a data directory of its own, as on machines of its own, logging as deployed
+    // (docs/deploy.md: LOG_LEVEL=info, JSON lines to the journal; here a file in that directory).
     for (let i = 0; i < target.instances; i += 1) {
-      const env = { ...process.env, ...target.env, DATA_DIR: i === 0 ? target.dataDir : freshDataDir() };
-      started.push(startProcess('node', [path.join(root, 'bin/labctl'), 'serve', '--port', '0', '--host', '127.0.0.1'], { cwd: root, env }));
+      const dataDir = i === 0 ? target.dataDir : freshDataDir();
+      if (i > 0) extraDirs.push(dataDir);
+      const env = { ...process.env, ...target.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
+      started.push(startProcess('node', [path.join(root, 'bin/labctl'), 'serve', '--port', '0', '--host', '127.0.0.1'], { cwd: root, env, stderrFile: path.join(dataDir, 'serve.log') }));
     }
     const listening = await Promise.all(started.map((s) => s.listening));
     const bases = listening.map((l) => l.url);
@@ -141,6 +146,7 @@ async function benchEngine(engine) {
     await Promise.all(started.map((s) => stop(s.child)));
     if (baseline) await stop(baseline.child);
     await target.drop();
+    for (const dir of extraDirs) fs.rmSync(dir, { recursive: true, force: true });
   }
   return out;
 }

@@ -19,10 +19,16 @@ export async function timed(work) {
   return { value, ms: performance.now() - started };
 }
 
-/** Starts a process that prints "Listening on <url>"; resolves with its URL and how long it took. */
-export function startProcess(command, args, options = {}) {
+/**
+ * Starts a process that prints "Listening on <url>"; resolves with its URL and how long it took.
+ * `stderrFile`: its stderr goes to that file, as a server's logs go to the journal, instead of into
+ * this process (a server logging every call at info would otherwise load the load generator).
+ */
+export function startProcess(command, args, { stderrFile, ...options } = {}) {
   const started = performance.now();
-  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stderr = stderrFile ? fs.openSync(stderrFile, 'a') : 'pipe';
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', stderr] });
+  if (stderrFile) fs.closeSync(stderr);
   const listening = new Promise((resolve, reject) => {
     let text = '';
     child.stdout.on('data', (chunk) => {
@@ -30,10 +36,24 @@ export function startProcess(command, args, options = {}) {
       const m = text.match(/Listening on (http:\/\/\S+)/);
       if (m) resolve({ url: m[1].replace('localhost', '127.0.0.1'), ms: performance.now() - started });
     });
-    child.stderr.on('data', (chunk) => (text += chunk));
-    child.on('exit', () => reject(new Error(`${command} exited: ${text}`)));
+    child.stderr?.on('data', (chunk) => (text += chunk));
+    // Once listening the promise has settled, and an exit (the caller's stop) changes nothing.
+    child.on('exit', () => reject(new Error(`${command} exited: ${text}${stderrFile ? tailOf(stderrFile) : ''}`)));
   });
   return { child, listening };
+}
+
+/** The last `bytes` of a file (a server's log may be gigabytes by the end of a bench). */
+function tailOf(file, bytes = 2000) {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buffer = Buffer.alloc(Math.min(bytes, size));
+    fs.readSync(fd, buffer, 0, buffer.length, size - buffer.length);
+    return buffer.toString();
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 export function stop(child) {
