@@ -94,13 +94,41 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
     await db.destroy();
     throw err;
   }
+  const wrote = watchWrites(db);
   return {
     config,
     db,
     clock: systemClock,
     logger,
-    close: () => db.destroy(),
+    close: async () => {
+      try {
+        // What the command wrote shows in the next read on every running server (its read cache) before
+        // the command ends. Should that fail, it is committed all the same, and shows within a second.
+        if (wrote() && config.database.client === 'pg' && !options.server) await acknowledgedByServers(config.database).catch(() => undefined);
+      } finally {
+        await db.destroy();
+      }
+    },
   };
+}
+
+/** Whether `db` has run a statement that may write (anything but a plain SELECT or a transaction's BEGIN, COMMIT, ROLLBACK). */
+function watchWrites(db: Db): () => boolean {
+  let wrote = false;
+  db.on('query', ({ sql }: { sql: string }) => {
+    if (!wrote && !/^\s*(select|begin|commit|rollback|savepoint|release)\b/i.test(sql)) wrote = true;
+  });
+  return () => wrote;
+}
+
+async function acknowledgedByServers(database: Config['database']): Promise<void> {
+  const { openChangeCounter } = await import('../server/db/changeCounter.js');
+  const counter = await openChangeCounter(database);
+  try {
+    await counter.afterWrite();
+  } finally {
+    await counter.close();
+  }
 }
 
 /**

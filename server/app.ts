@@ -17,6 +17,7 @@ import { createLimitedServer, refuseOversizedHeads } from './http/requestSize.js
 import { sameOriginOnly } from './http/middleware/origin.js';
 import { securityHeaders } from './http/middleware/securityHeaders.js';
 import { loadSession } from './http/middleware/session.js';
+import { visibleWrites } from './http/middleware/visibleWrites.js';
 import { answerFromCache } from './http/middleware/cachedRead.js';
 import { serveSpa } from './http/middleware/spa.js';
 import { healthRouter } from './http/health.js';
@@ -67,6 +68,7 @@ export function createApp(options: CreateAppOptions): Koa<AppState> {
   app.use(secureCookies(deps.config));
   app.use(requestLog(deps.logger));
   app.use(errorHandler(deps.logger));
+  app.use(visibleWrites(deps));
   app.use(
     securityHeaders({
       contentSecurityPolicy: {

@@ -36,7 +36,8 @@ export function registerServe(command: Command): void {
       // The only sender of mail: what any instance or labctl command queued leaves through here.
       const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), demo: config.demo, logger, print: info });
       const outbox = startOutboxWorker({ db: rt.db, mailer, logger, clock: rt.clock });
-      const reads = await createReadCache(database);
+      // Reads answered from the instance's lease on PostgreSQL, its writes acknowledged by every instance.
+      const reads = await createReadCache(database, { leased: true });
       const drain = callDrain();
       const app = createApp({ config: rt.config, db: rt.db, clock: rt.clock, logger, outbox, reads, drain });
       const server = app.listen(rt.config.port, rt.config.host);

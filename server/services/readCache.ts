@@ -6,7 +6,7 @@
 // answers stale.
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
-import { openChangeCounter, type ChangeCounter } from '../db/changeCounter.js';
+import { openChangeCounter, type ChangeCounter, type ChangeCounterOptions } from '../db/changeCounter.js';
 import { DAY_OF_READ, EARLIER_AFTER_DAYS, earlierStatusKind, stampOf, statusKind, type ChangeKind, type Versions } from '../db/changeVersions.js';
 import type { QueueSort } from '../domain/queue.js';
 import type { RequestStatus } from '../domain/requestStatus.js';
@@ -25,6 +25,8 @@ export interface ReadCache {
    * one API call, which all began after that read.
    */
   pinned(): ReadCache;
+  /** Call after a write, before acknowledging it: resolves once every instance's next read shows it. */
+  afterWrite(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -98,12 +100,13 @@ export function readCacheOver(counter: ChangeCounter, limits: ReadCacheLimits = 
       let versions: Promise<Versions> | undefined;
       return { ...cache, versions: () => (versions ??= counter.read()) };
     },
+    afterWrite: () => counter.afterWrite(),
     close: () => counter.close(),
   };
   return cache;
 }
 
 /** The read cache of the database `db` opened with `database`. */
-export async function createReadCache(database: Config['database'], limits?: ReadCacheLimits): Promise<ReadCache> {
-  return readCacheOver(await openChangeCounter(database), limits);
+export async function createReadCache(database: Config['database'], options: ChangeCounterOptions & { limits?: ReadCacheLimits } = {}): Promise<ReadCache> {
+  return readCacheOver(await openChangeCounter(database, options), options.limits);
 }

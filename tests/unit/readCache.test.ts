@@ -7,6 +7,7 @@ function counter() {
   return {
     bump: (...kinds: ChangeKind[]) => kinds.forEach((k) => (versions[k] = (versions[k] ?? 0) + 1)),
     read: async () => ({ ...versions }),
+    afterWrite: async () => undefined,
     close: async () => undefined,
   };
 }

@@ -3,9 +3,11 @@
 // 'sessions' on session changes, whoever commits; bookkeeping moves neither; calls share reads, and
 // each read still begins after every call it answers.
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { counterApplicationName, openChangeCounter, type ChangeCounter } from '../../../server/db/changeCounter.js';
 import { DAY_OF_READ, untrackedTables } from '../../../server/db/changeVersions.js';
+import { HEARTBEAT_MS } from '../../../server/db/postgresCounter.js';
 import { migrateLatest } from '../../../server/db/migrate.js';
 import { createSession } from '../../../server/services/sessions.js';
 import { createUser } from '../../../server/services/users.js';
@@ -190,5 +192,114 @@ describe(`change versions (${databaseKind()})`, () => {
       await audit();
       expect((await counter.read()).data).toBeGreaterThan(before.data);
     });
+
+    describe('instances of labctl serve (leased reads)', () => {
+      const pgSettings = () => database.settings as { client: 'pg'; connectionString: string; searchPath?: string };
+      const instance = (connectionString = pgSettings().connectionString) => openChangeCounter({ ...pgSettings(), connectionString }, { leased: true });
+
+      it('shows a write in the next read on another instance once its writer acknowledged it', async () => {
+        const [a, b] = [await instance(), await instance()];
+        try {
+          // Repeated: the acknowledgement and the acknowledging instance's own answer race each other.
+          for (let i = 0; i < 20; i += 1) {
+            const [writer, reader] = i % 2 ? [a, b] : [b, a];
+            const before = await reader.read();
+            await audit();
+            await writer.afterWrite();
+            expect((await reader.read()).data).toBeGreaterThan(before.data);
+            expect((await writer.read()).data).toBe((await reader.read()).data);
+          }
+        } finally {
+          await Promise.all([a.close(), b.close()]);
+        }
+      });
+
+      it('shows a commit that no barrier followed within a heartbeat', async () => {
+        const b = await instance();
+        try {
+          const before = await b.read();
+          await audit();
+          await expect.poll(async () => (await b.read()).data, { timeout: HEARTBEAT_MS * 3, interval: 50 }).toBeGreaterThan(before.data);
+        } finally {
+          await b.close();
+        }
+      });
+
+      it('does not wait for an instance that stopped', async () => {
+        const [a, b] = [await instance(), await instance()];
+        await b.close();
+        try {
+          // Nothing lists a closed instance's connection: the barrier is acknowledged by no one, at once.
+          vi.useFakeTimers({ toFake: ['setTimeout'] });
+          await audit();
+          await a.afterWrite();
+        } finally {
+          vi.useRealTimers();
+          await a.close();
+        }
+      });
+
+      it('waits at most a lease for an instance cut off from the database, which then answers nothing from its lease until it reads again', async () => {
+        const link = await pausableLink(new URL(pgSettings().connectionString));
+        const [a, b] = [await instance(), await instance(link.url)];
+        try {
+          const before = await b.read();
+          link.pause();
+          await audit();
+          // b never sees the barrier while cut off: a answers after b's lease is over.
+          await a.afterWrite();
+          const next = b.read();
+          link.resume();
+          expect((await next).data).toBeGreaterThan(before.data);
+        } finally {
+          link.resume();
+          await Promise.all([a.close(), b.close()]);
+          await link.close();
+        }
+      });
+    });
   }
 });
+
+/**
+ * A TCP relay to PostgreSQL that can stop passing bytes both ways, as a network that drops an
+ * instance's packets without closing its connection: `url` is `target` through the relay.
+ */
+async function pausableLink(target: URL) {
+  let paused = false;
+  const pairs = new Set<[net.Socket, net.Socket]>();
+  const server = net.createServer((inbound) => {
+    const outbound = net.connect(Number(target.port || 5432), target.hostname);
+    const pair: [net.Socket, net.Socket] = [inbound, outbound];
+    pairs.add(pair);
+    if (paused) pair.forEach((socket) => socket.pause());
+    inbound.pipe(outbound);
+    outbound.pipe(inbound);
+    const close = () => {
+      pairs.delete(pair);
+      pair.forEach((socket) => socket.destroy());
+    };
+    inbound.on('close', close).on('error', close);
+    outbound.on('close', close).on('error', close);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as net.AddressInfo).port);
+  const each = (fn: (socket: net.Socket) => void) => pairs.forEach((pair) => pair.forEach(fn));
+  return {
+    url: url.toString(),
+    pause: () => {
+      paused = true;
+      each((socket) => socket.pause());
+    },
+    resume: () => {
+      paused = false;
+      each((socket) => socket.resume());
+    },
+    close: async () => {
+      each((socket) => socket.destroy());
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
