@@ -8,12 +8,13 @@
 //   LEASE_MS ago. It reads again every HEARTBEAT_MS. Every write an instance acknowledges, and every
 //   labctl command that wrote, ends with afterWrite(): a barrier, a NOTIFY on the schema's channel
 //   committed after the write, sent in one statement with a read of the versions and of the instances
-//   listening. Each instance that receives it reads the versions again (a read begun after the write
-//   committed) and acknowledges in that same statement, by a NOTIFY back; the writer answers its
+//   listening; the NOTIFY carries those versions. Each instance that receives it takes them (each
+//   kind at the higher of its number and theirs), answers from them, and then acknowledges, by a
+//   NOTIFY back; the writer answers its
 //   caller once every instance listed acknowledged, or once LEASE_MS passed, by when an instance that
 //   never received the barrier has lost its lease: PostgreSQL delivers a notification before the
 //   answer to any later statement on the listening connection, so a read sent after the barrier
-//   committed comes back after it, overtaken. The proof and the alternatives: DESIGN.md §2.
+//   committed comes back after it, overtaken. Why this design: README.md, Architecture.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { DAY_OF_READ, versionsOf, type Versions } from './changeVersions.js';
@@ -40,12 +41,23 @@ export interface PostgresCounterOptions {
 }
 
 const VERSIONS = `SELECT name, sum(n) AS n FROM lab_versions GROUP BY name UNION ALL SELECT '${DAY_OF_READ}', (now() AT TIME ZONE 'UTC')::date - DATE '1970-01-01'`;
-// The same read and a NOTIFY ($1 channel, $2 message), which commits after the read: the row is not a version.
+// The barrier: the versions, a NOTIFY ($1 channel, $2 message) that carries them as JSON after the
+// message and commits after the read, and one row per instance of the schema listening ($3:
+// application_name LIKE); the rows other than the versions' are named so.
 const NOTIFIED = 'notified';
-const VERSIONS_AND_NOTIFY = `${VERSIONS} UNION ALL SELECT '${NOTIFIED}', 0 FROM (SELECT pg_notify($1, $2)) AS notify`;
-// ...and the instances of the schema listening ($3: application_name LIKE), one row each.
 const INSTANCE = 'instance ';
-const BARRIER = `${VERSIONS_AND_NOTIFY} UNION ALL SELECT '${INSTANCE}' || split_part(application_name, ' ', 3), 0 FROM pg_stat_activity WHERE application_name LIKE $3 AND pid <> pg_backend_pid()`;
+const BARRIER = `WITH v AS (${VERSIONS}), sent AS (SELECT pg_notify($1, $2 || ' ' || (SELECT json_object_agg(name, n) FROM v)::text))
+  SELECT name, n FROM v
+  UNION ALL SELECT '${NOTIFIED}', 0 FROM sent
+  UNION ALL SELECT '${INSTANCE}' || split_part(application_name, ' ', 3), 0 FROM pg_stat_activity WHERE application_name LIKE $3 AND pid <> pg_backend_pid()`;
+
+/** Every kind at the higher of its two numbers: each only grows, and a read may come back after a newer barrier. */
+function newest(known: Versions | undefined, read: Versions): Versions {
+  if (!known) return read;
+  const merged: Record<string, number> = { ...known };
+  for (const [name, n] of Object.entries(read)) merged[name] = Math.max(merged[name] ?? 0, n);
+  return merged;
+}
 
 /** How an instance's connection shows in pg_stat_activity: by this name other processes find it. */
 const instanceName = (id: string, scope: string) => `lab instance ${id} ${scope}`;
@@ -71,25 +83,34 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export async function openPostgresCounter({ connectionString, searchPath, leased }: PostgresCounterOptions): Promise<PostgresCounter> {
   const id = randomBytes(4).toString('hex');
   let current: Promise<Link> | undefined;
+  let versions: Versions | undefined;
   let answer: Promise<Versions> | undefined;
   let leaseFrom = -Infinity;
   // Barriers received from other processes, and those not yet acknowledged.
   let barriersSeen = 0;
-  let unacknowledged: string[] = [];
+  const unacknowledged: string[] = [];
   let barriersSent = 0;
   const waiters = new Map<string, Waiter>();
 
+  const take = (read: Versions) => {
+    versions = newest(versions, read);
+    answer = Promise.resolve(versions);
+  };
+  let acknowledging: NodeJS.Immediate | undefined;
   const onNotification = (link: Link, message: pg.Notification) => {
     if (message.channel !== link.channel || !message.payload) return;
+    // 'b <from> <tag> <versions as JSON>', or 'a <from> <tag> <tag>...'
     const [kind, from, ...tags] = message.payload.split(' ');
     if (from === id) return;
     if (kind === 'b' && leased) {
-      // From now on reads wait for the read below: it acknowledges the barrier in its statement, so
-      // its writer may answer before this process has taken that read's answer.
-      leaseFrom = -Infinity;
+      // The versions read after the write committed: answered from at once, then acknowledged.
+      take(versionsOf(Object.entries(JSON.parse(message.payload.slice(message.payload.indexOf('{')))).map(([name, n]) => ({ name, n: n as number }))));
       barriersSeen += 1;
-      unacknowledged.push(...tags);
-      void sharedRead().catch(() => undefined);
+      unacknowledged.push(tags[0]);
+      acknowledging ??= setImmediate(() => {
+        acknowledging = undefined;
+        void acknowledge(unacknowledged.splice(0));
+      });
     }
     if (kind === 'a') {
       for (const tag of tags) {
@@ -140,17 +161,18 @@ export async function openPostgresCounter({ connectionString, searchPath, leased
   // Never a new connection once closed: a read queued behind the last one would keep the process alive.
   const connection = () => (closed ? Promise.reject(new Error('The change counter is closed.')) : (current ??= open()));
 
-  /** Runs `query` on the connection; its rows' versions become this instance's unless a barrier overtook it. */
+  /** Runs `query` on the connection and takes its rows' versions; its lease runs from it unless a barrier overtook it. */
   const versionsQuery = async (query: (link: Link) => Promise<pg.QueryResult<{ name: string; n: string }>>) => {
     const link = connection();
     const seen = barriersSeen;
     const sentAt = performance.now();
     try {
       const { rows } = await query(await link);
-      const read = versionsOf(rows.filter((row) => row.name !== NOTIFIED && !row.name.startsWith(INSTANCE)));
-      answer = Promise.resolve(read);
-      leaseFrom = leased && seen === barriersSeen ? sentAt : -Infinity;
-      return { read, rows };
+      take(versionsOf(rows.filter((row) => row.name !== NOTIFIED && !row.name.startsWith(INSTANCE))));
+      // A read that a barrier overtook may have been sent after the barrier committed: the lease runs
+      // on from the read before it.
+      if (leased && seen === barriersSeen) leaseFrom = sentAt;
+      return rows;
     } catch (err) {
       forget(link);
       throw err;
@@ -158,14 +180,18 @@ export async function openPostgresCounter({ connectionString, searchPath, leased
   };
 
   const readNow = async () => {
-    const acks = unacknowledged;
-    unacknowledged = [];
-    const { read } = await versionsQuery(({ client, channel }) =>
-      acks.length
-        ? client.query({ name: 'lab_versions_ack', text: VERSIONS_AND_NOTIFY, values: [channel, `a ${id} ${acks.join(' ')}`] })
-        : client.query({ name: 'lab_versions', text: VERSIONS }),
-    );
-    return read;
+    await versionsQuery(({ client }) => client.query({ name: 'lab_versions', text: VERSIONS }));
+    return versions!;
+  };
+  const acknowledge = async (tags: string[]) => {
+    const link = connection();
+    try {
+      const { client, channel } = await link;
+      await client.query({ name: 'lab_ack', text: 'SELECT pg_notify($1, $2)', values: [channel, `a ${id} ${tags.join(' ')}`] });
+    } catch {
+      // The connection is gone: its writers answer once this instance's lease is over.
+      forget(link);
+    }
   };
   // One connection runs one query at a time: the calls that come while a read is under way share the
   // next one, instead of queueing a read each behind it.
@@ -178,7 +204,7 @@ export async function openPostgresCounter({ connectionString, searchPath, leased
     const waiter: Waiter = { acked: new Set() };
     waiters.set(tag, waiter);
     try {
-      const { rows } = await versionsQuery(({ client, channel, scope }) =>
+      const rows = await versionsQuery(({ client, channel, scope }) =>
         client.query({ name: 'lab_barrier', text: BARRIER, values: [channel, `b ${id} ${tag}`, instanceName('%', scope)] }),
       );
       const others = rows.filter((row) => row.name.startsWith(INSTANCE)).map((row) => row.name.slice(INSTANCE.length));
