@@ -15,8 +15,6 @@ import type { Config } from '../config.js';
 import { DAY_OF_READ, versionsOf, type Versions } from './changeVersions.js';
 import { openPostgresCounter } from './postgresCounter.js';
 
-export { counterApplicationName } from './postgresCounter.js';
-
 export interface ChangeCounter {
   /**
    * The versions as of a read that began after this call: any commit before the call shows (on a

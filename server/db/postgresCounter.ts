@@ -10,13 +10,14 @@
 //   committed after the write, sent in one statement with a read of the versions and of the instances
 //   listening; the NOTIFY carries those versions. Each instance that receives it takes them (each
 //   kind at the higher of its number and theirs), answers from them, and then acknowledges, by a
-//   NOTIFY back; the writer answers its
-//   caller once every instance listed acknowledged, or once LEASE_MS passed, by when an instance that
-//   never received the barrier has lost its lease: PostgreSQL delivers a notification before the
-//   answer to any later statement on the listening connection, so a read sent after the barrier
-//   committed comes back after it, overtaken. Why this design: README.md, Architecture.
+//   NOTIFY back. The writer answers its caller once every instance listed acknowledged, or once
+//   LEASE_MS passed, by when an instance that never received the barrier has lost its lease:
+//   PostgreSQL delivers a notification before the answer to any later statement on the listening
+//   connection, so a read sent after the barrier committed comes back after it, overtaken. Why this
+//   design: README.md, Architecture.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { ChangeCounter } from './changeCounter.js';
 import { DAY_OF_READ, versionsOf, type Versions } from './changeVersions.js';
 import { coalesced } from './coalesce.js';
 import { CONNECT_TIMEOUT_MS } from './knex.js';
@@ -25,13 +26,6 @@ import { CONNECT_TIMEOUT_MS } from './knex.js';
 export const LEASE_MS = 3_000;
 /** How often an instance reads the versions when nothing else makes it. */
 export const HEARTBEAT_MS = 1_000;
-
-export interface PostgresCounter {
-  read(): Promise<Versions>;
-  /** Resolves once every instance has read the versions after the commits this process made before the call. */
-  afterWrite(): Promise<void>;
-  close(): Promise<void>;
-}
 
 export interface PostgresCounterOptions {
   connectionString: string;
@@ -80,7 +74,7 @@ interface Waiter {
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-export async function openPostgresCounter({ connectionString, searchPath, leased }: PostgresCounterOptions): Promise<PostgresCounter> {
+export async function openPostgresCounter({ connectionString, searchPath, leased }: PostgresCounterOptions): Promise<ChangeCounter> {
   const id = randomBytes(4).toString('hex');
   let current: Promise<Link> | undefined;
   let versions: Versions | undefined;

@@ -5,9 +5,9 @@
 import Database from 'better-sqlite3';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { counterApplicationName, openChangeCounter, type ChangeCounter } from '../../../server/db/changeCounter.js';
+import { openChangeCounter, type ChangeCounter } from '../../../server/db/changeCounter.js';
 import { DAY_OF_READ, untrackedTables } from '../../../server/db/changeVersions.js';
-import { HEARTBEAT_MS } from '../../../server/db/postgresCounter.js';
+import { counterApplicationName, HEARTBEAT_MS } from '../../../server/db/postgresCounter.js';
 import { migrateLatest } from '../../../server/db/migrate.js';
 import { createSession } from '../../../server/services/sessions.js';
 import { createUser } from '../../../server/services/users.js';
