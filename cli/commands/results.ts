@@ -4,7 +4,7 @@ import { GROUPS } from '../../server/domain/catalog.js';
 import { can } from '../../server/domain/policies.js';
 import { RESULTS_CSV_HEADER } from '../../server/domain/resultsCsv.js';
 import { refreshStatistics } from '../../server/db/statistics.js';
-import { importResults, TABLES_AN_IMPORT_WRITES, type ImportOutcome, type ImportResult, type SavedRow } from '../../server/services/results/import.js';
+import { importResults, STATISTICS_AN_IMPORT_CHANGES, type ImportOutcome, type ImportResult, type SavedRow } from '../../server/services/results/import.js';
 import { findProfile, listProfiles } from '../../server/services/results/profiles.js';
 import { requestIdOf, templateCsv, templateRows } from '../../server/services/results/template.js';
 import { WORK_STATES, type WorkState } from '../../server/domain/queue.js';
@@ -79,7 +79,7 @@ async function importCommand(file: string, opts: ImportOptions): Promise<void> {
     } finally {
       await progress.finish();
     }
-    if (result.imported && !result.outcome.dryRun) await refreshStatistics(rt.db, { vacuum: false, only: TABLES_AN_IMPORT_WRITES });
+    if (result.imported && !result.outcome.dryRun) await refreshStatistics(rt.db, { vacuum: false, only: STATISTICS_AN_IMPORT_CHANGES });
     if (!opts.json) groupedProblemLines(result.warnings, 'warning: ').forEach(info);
     if (!result.imported) {
       if (!opts.json && profile && result.saved?.length) {
