@@ -6,7 +6,7 @@ import { createClientAccount } from '../../server/services/clients.js';
 import { insertRequests } from '../../fixtures/requests.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
 
-const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail', '017_request_search', '018_version_triggers', '019_specifications', '020_turnaround_weeks', '021_earlier_versions', '022_progress_conformity', '023_sample_species', '024_progress_counts', '025_analyses_write_indexes'];
+const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail', '017_request_search', '018_version_triggers', '019_specifications', '020_turnaround_weeks', '021_earlier_versions', '022_progress_conformity', '023_sample_species', '024_progress_counts', '025_analyses_write_indexes', '026_version_marks_per_request'];
 
 const TABLES = [
   'users', 'clients', 'requests', 'request_tests', 'samples', 'analyses', 'request_messages', 'audit_log',

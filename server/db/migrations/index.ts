@@ -25,6 +25,7 @@ import * as m022 from './022_progress_conformity.js';
 import * as m023 from './023_sample_species.js';
 import * as m024 from './024_progress_counts.js';
 import * as m025 from './025_analyses_write_indexes.js';
+import * as m026 from './026_version_marks_per_request.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '023_sample_species': m023,
   '024_progress_counts': m024,
   '025_analyses_write_indexes': m025,
+  '026_version_marks_per_request': m026,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -96,6 +96,8 @@ describe(`change versions (${databaseKind()})`, () => {
     // A statement over the rows of requests in two statuses moves both.
     const [{ requestId: released }] = await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'RELEASED', submissionDate: today }]);
     expect(await moved(() => database.db('samples').whereIn('request_id', [recent, released]).update({ sample_type_description: 'Beef' }))).toEqual(['data', 'status:FOR_TESTING', 'status:RELEASED']);
+    // A row moved to another request moves the statuses of both.
+    expect(await moved(() => database.db('samples').where({ request_id: recent }).update({ request_id: released, position: 99 }))).toEqual(['data', 'status:FOR_TESTING', 'status:RELEASED']);
     expect(await moved(() => database.db('users').where({ id: client.id }).update({ first_name: 'Cleo' }))).toEqual(['data', 'people']);
     expect(await moved(() => audit())).toEqual(['data']);
   });
