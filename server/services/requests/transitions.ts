@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import { analysisRow } from '../../db/analyses.js';
+import { isPostgres } from '../../db/knex.js';
 import { inChunks, lockForUpdate, returnedNumber } from '../../db/sql.js';
 import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
 import { refreshProgress, writeProgressWithoutResults } from '../../db/requestProgress.js';
@@ -76,10 +77,11 @@ const STAMPS: Record<Transition, { by: string; at: string }> = {
 interface TransitionWork {
   /**
    * Work done before the request moves, with the head read locked (so a concurrent transition of the
-   * request waits for this one, then finds it moved): the columns it answers are written by the move
-   * itself, one UPDATE of the request instead of two.
+   * request waits for this one, then finds it moved).
    */
-  first?: (trx: Knex.Transaction, head: RequestHead) => Promise<{ columns: Record<string, unknown>; changes: Partial<RequestHead> }>;
+  first?: (trx: Knex.Transaction, head: RequestHead) => Promise<void>;
+  /** The year whose next control number the move takes (an approval), kept with the request. */
+  numberIn?: number;
   /**
    * Brings the queues' progress rows of the request up to date, with whatever work they follow
    * (default: refreshProgress recomputes them from what is stored).
@@ -109,14 +111,12 @@ async function runTransition(
     const head = await readRequestHead(trx, requestId, { locked: work.first !== undefined });
     const check = applyTransition(head.status, transition);
     if (!check.ok) throw conflict(check.reason);
-    const early = await work.first?.(trx, head);
+    await work.first?.(trx, head);
     const now = isoNow(deps.clock);
     const { by, at } = STAMPS[transition];
     // The guarded update is the real check: it waits for a concurrent transition of the same row and
     // then finds the status changed.
-    const moved = await trx('requests')
-      .where({ id: requestId, status: head.status })
-      .update({ status: check.to, [by]: actor.id, [at]: now, updated_at: now, ...early?.columns });
+    const { moved, controlNumber } = await moveRequest(trx, requestId, head.status, { status: check.to, [by]: actor.id, [at]: now, updated_at: now }, work.numberIn);
     if (moved === 0) {
       const fresh = applyTransition((await readRequestHead(trx, requestId)).status, transition);
       throw conflict(fresh.ok ? 'The request changed meanwhile. Please try again.' : fresh.reason);
@@ -124,7 +124,7 @@ async function runTransition(
     // The queues' progress rows follow the new status (and, on approval, the analyses just planned).
     await (work.progress ?? ((t) => refreshProgress(t, [requestId])))(trx, head);
     const { changes = {}, audit = {} } = (await work.then?.(trx, head)) ?? {};
-    Object.assign(changes, early?.changes);
+    if (controlNumber !== undefined) changes.controlNumber = controlNumber;
     await recordAudit(trx, deps.clock, {
       actorUserId: actor.id,
       action: `request.${transition}`,
@@ -138,18 +138,45 @@ async function runTransition(
   });
 }
 
-/**
- * Takes the next control number of `year`: one atomic upsert on the year's counter row, so
- * concurrent approvals (even on several instances sharing PostgreSQL) queue on that row and get
- * consecutive numbers; a rolled-back approval gives its number back.
- */
-async function nextControlNumber(trx: Knex.Transaction, year: number): Promise<string> {
-  const [row] = await trx('control_number_counters')
+/** The year's counter row, taken: inserted at 1, or moved on by one and the whole row locked until the commit. */
+const takeNumber = (trx: Knex.Transaction, year: number) =>
+  trx('control_number_counters')
     .insert({ year, last_value: 1 })
     .onConflict('year')
     .merge({ last_value: trx.raw('?? + 1', ['control_number_counters.last_value']) })
     .returning('last_value');
-  return formatControlNumber(year, returnedNumber(row, 'last_value'));
+
+// formatControlNumber in SQL, of the number taken as `n`: the year, a dash and at least four digits.
+const CONTROL_NUMBER_SQL = "? || '-' || lpad(n.last_value::text, greatest(4, length(n.last_value::text)), '0')";
+
+/**
+ * The guarded update that moves the request (0 rows when its status changed meanwhile) and, given
+ * `numberIn`, the control number it took: the year's next, from one atomic upsert on the year's
+ * counter row, so concurrent approvals (even on several instances sharing PostgreSQL) queue on that
+ * row and get consecutive numbers, and a rolled-back approval gives its number back. On PostgreSQL
+ * the number is taken in the statement that moves the request: approvals everywhere wait for the
+ * row from there to their commit, so each round trip in between is time all of them wait.
+ */
+async function moveRequest(
+  trx: Knex.Transaction,
+  requestId: number,
+  from: RequestStatus,
+  values: Record<string, unknown>,
+  numberIn?: number,
+): Promise<{ moved: number; controlNumber?: string }> {
+  const guarded = trx('requests').where({ 'requests.id': requestId, 'requests.status': from });
+  if (numberIn === undefined) return { moved: await guarded.update(values) };
+  if (!isPostgres(trx)) {
+    const [row] = await takeNumber(trx, numberIn);
+    const controlNumber = formatControlNumber(numberIn, returnedNumber(row, 'last_value'));
+    return { moved: await guarded.update({ ...values, control_number: controlNumber }), controlNumber };
+  }
+  const rows: Array<{ control_number: string }> = await guarded
+    .with('n', takeNumber(trx, numberIn))
+    .updateFrom('n')
+    .update({ ...values, control_number: trx.raw(CONTROL_NUMBER_SQL, [String(numberIn)]) })
+    .returning('requests.control_number');
+  return { moved: rows.length, controlNumber: rows[0]?.control_number };
 }
 
 /**
@@ -180,13 +207,10 @@ export async function approveRequest(deps: DeskDeps, actor: Actor, requestId: nu
   const mail = (approved: RequestHead) => approvalMail({ ...approved, controlNumber: approved.controlNumber! }, deps.labName);
   const approved = await runTransition(deps, actor, requestId, 'approve', meta, mail, {
     short: true,
-    // The analyses and their progress rows are planned before the move, which writes the number too.
-    first: async (trx, head) => {
-      await planAnalyses(trx, head);
-      // Numbered last: approvals everywhere queue on the year's counter row from here to their commit.
-      const controlNumber = await nextControlNumber(trx, deps.clock.now().getUTCFullYear());
-      return { columns: { control_number: controlNumber }, changes: { controlNumber } };
-    },
+    // The analyses and their progress rows are planned before the move, which takes the number: from
+    // there to their commit, approvals everywhere queue on the year's counter row.
+    first: (trx, head) => planAnalyses(trx, head),
+    numberIn: deps.clock.now().getUTCFullYear(),
     progress: async () => undefined,
   });
   return { controlNumber: approved.controlNumber! };

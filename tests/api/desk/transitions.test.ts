@@ -107,6 +107,15 @@ describe(`desk transitions (${databaseKind()})`, () => {
       expect((await staff.http.put(`/requests/approve/${next}`)).body.controlNumber).toBe('2041-0002');
     });
 
+    it('keeps every digit of a number past 9,999', async () => {
+      const staff = await staffAt('2042-06-01T08:00:00.000Z');
+      await app.db('control_number_counters').insert({ year: 2042, last_value: 9998 });
+      const [first, second] = (await seed([{}, {}])).map((s) => s.requestId);
+      expect((await staff.http.put(`/requests/approve/${first}`)).body.controlNumber).toBe('2042-9999');
+      expect((await staff.http.put(`/requests/approve/${second}`)).body.controlNumber).toBe('2042-10000');
+      expect((await app.db('requests').where('id', second).first('control_number')).control_number).toBe('2042-10000');
+    });
+
     it('answers 404 for an unknown request and 400 for an id that is not one', async () => {
       const missing = await staff.http.put('/requests/approve/999999');
       expect(missing.status).toBe(404);
