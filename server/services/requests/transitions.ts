@@ -7,13 +7,13 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import { analysisRow } from '../../db/analyses.js';
-import { isPostgres } from '../../db/knex.js';
-import { inChunks, lockForUpdate, returnedNumber } from '../../db/sql.js';
+import { updateWithNextNumber } from '../../db/controlNumbers.js';
+import { inChunks, lockForUpdate } from '../../db/sql.js';
 import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
 import { refreshProgress, writeProgressWithoutResults } from '../../db/requestProgress.js';
 import { inShortWrite, inTransaction } from '../../db/transaction.js';
 import { can, type Action, type Actor } from '../../domain/policies.js';
-import { formatControlNumber, plannedAnalyses } from '../../domain/requestShape.js';
+import { plannedAnalyses } from '../../domain/requestShape.js';
 import { applyTransition, type RequestStatus, type Transition } from '../../domain/requestStatus.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
@@ -138,24 +138,9 @@ async function runTransition(
   });
 }
 
-/** The year's counter row, taken: inserted at 1, or moved on by one and the whole row locked until the commit. */
-const takeNumber = (trx: Knex.Transaction, year: number) =>
-  trx('control_number_counters')
-    .insert({ year, last_value: 1 })
-    .onConflict('year')
-    .merge({ last_value: trx.raw('?? + 1', ['control_number_counters.last_value']) })
-    .returning('last_value');
-
-// formatControlNumber in SQL, of the number taken as `n`: the year, a dash and at least four digits.
-const CONTROL_NUMBER_SQL = "? || '-' || lpad(n.last_value::text, greatest(4, length(n.last_value::text)), '0')";
-
 /**
  * The guarded update that moves the request (0 rows when its status changed meanwhile) and, given
- * `numberIn`, the control number it took: the year's next, from one atomic upsert on the year's
- * counter row, so concurrent approvals (even on several instances sharing PostgreSQL) queue on that
- * row and get consecutive numbers, and a rolled-back approval gives its number back. On PostgreSQL
- * the number is taken in the statement that moves the request: approvals everywhere wait for the
- * row from there to their commit, so each round trip in between is time all of them wait.
+ * `numberIn`, the control number it took, the year's next (db/controlNumbers.ts).
  */
 async function moveRequest(
   trx: Knex.Transaction,
@@ -166,17 +151,7 @@ async function moveRequest(
 ): Promise<{ moved: number; controlNumber?: string }> {
   const guarded = trx('requests').where({ 'requests.id': requestId, 'requests.status': from });
   if (numberIn === undefined) return { moved: await guarded.update(values) };
-  if (!isPostgres(trx)) {
-    const [row] = await takeNumber(trx, numberIn);
-    const controlNumber = formatControlNumber(numberIn, returnedNumber(row, 'last_value'));
-    return { moved: await guarded.update({ ...values, control_number: controlNumber }), controlNumber };
-  }
-  const rows: Array<{ control_number: string }> = await guarded
-    .with('n', takeNumber(trx, numberIn))
-    .updateFrom('n')
-    .update({ ...values, control_number: trx.raw(CONTROL_NUMBER_SQL, [String(numberIn)]) })
-    .returning('requests.control_number');
-  return { moved: rows.length, controlNumber: rows[0]?.control_number };
+  return updateWithNextNumber(trx, guarded, values, numberIn);
 }
 
 /**
