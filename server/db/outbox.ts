@@ -75,8 +75,13 @@ export async function watchQueuedMail(work: () => Promise<void>): Promise<boolea
 
 /** Queues `mail` in `trx`; it is sent once the transaction commits (and never if it rolls back). */
 export async function queueMail(trx: Knex.Transaction, mail: OutboxMessage, origin?: MailOrigin): Promise<void> {
+  await mailInsert(trx, mail, origin);
+}
+
+/** queueMail's insert, to run with the change's other writes (runTogether, sql.ts): run it in `trx`. */
+export function mailInsert(trx: Knex.Transaction, mail: OutboxMessage, origin?: MailOrigin): Knex.QueryBuilder {
   const now = Date.now();
-  await trx('outbox').insert({
+  const insert = trx('outbox').insert({
     request_id: origin?.requestId ?? null,
     actor_user_id: origin?.actorUserId ?? null,
     recipient: mail.to,
@@ -97,6 +102,7 @@ export async function queueMail(trx: Knex.Transaction, mail: OutboxMessage, orig
     },
     () => undefined,
   );
+  return insert;
 }
 
 /** Claims up to `limit` due mails (of `only` when given) for `leaseMs` under a fresh claim token, oldest first. */

@@ -63,6 +63,11 @@ export function countsOfRows(rows: Iterable<{ report_month: string | null; test_
 
 /** Adds `after - before` to the counters (upserts in key order, so concurrent writers never deadlock). */
 export async function applyCountChanges(db: Db, before: Map<string, ReportCount>, after: Map<string, ReportCount>): Promise<void> {
+  for (const upsert of countChanges(db, before, after)) await upsert;
+}
+
+/** The upserts adding `after - before` to the counters, to run with the change's other writes (runTogether, db/sql.ts). */
+export function countChanges(db: Db, before: Map<string, ReportCount>, after: Map<string, ReportCount>): Knex.QueryBuilder[] {
   const deltas = new Map<string, ReportCount>();
   for (const [key, c] of after) deltas.set(key, { ...c });
   for (const [key, c] of before) deltas.set(key, { ...c, n: (deltas.get(key)?.n ?? 0) - c.n });
@@ -70,12 +75,16 @@ export async function applyCountChanges(db: Db, before: Map<string, ReportCount>
     .filter(([, c]) => c.n !== 0)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, c]) => ({ report_month: c.reportMonth, test_code: c.testCode, remark: c.remark, n: c.n }));
+  const upserts = [];
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await db('report_counts')
-      .insert(rows.slice(i, i + CHUNK))
-      .onConflict(['report_month', 'test_code', 'remark'])
-      .merge({ n: db.raw('?? + excluded.n', ['report_counts.n']) });
+    upserts.push(
+      db('report_counts')
+        .insert(rows.slice(i, i + CHUNK))
+        .onConflict(['report_month', 'test_code', 'remark'])
+        .merge({ n: db.raw('?? + excluded.n', ['report_counts.n']) }),
+    );
   }
+  return upserts;
 }
 
 /** Recomputes every counter from the analyses (the migration's backfill). */

@@ -16,7 +16,7 @@ import { isAnalysisComplete } from '../domain/requestStatus.js';
 import type { Outcome } from '../domain/specifications.js';
 import { worstRank } from './conformity.js';
 import type { Discipline } from '../domain/roles.js';
-import { inChunks, insertJsonRows, selectArrays, updateJsonRows } from './sql.js';
+import { inChunks, insertJsonRows, jsonRowsInserts, jsonRowsUpdates, selectArrays, type Statement } from './sql.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -165,8 +165,18 @@ export async function writeProgressWithoutResults(
   { plannedGroups = [], replace = false }: { plannedGroups?: readonly Group[]; replace?: boolean } = {},
 ): Promise<void> {
   if (replace) await db('request_progress').where('request_id', request.id).delete();
+  for (const insert of progressInserts(db, request, testCodes, plannedGroups)) await insert;
+}
+
+/** The inserts of writeProgressWithoutResults for a request that has no rows yet, to run with its other writes (runTogether, sql.ts). */
+export function progressInserts(
+  db: Db,
+  request: { id: number; status: string; submission_date: string; due_date: string | null },
+  testCodes: readonly string[],
+  plannedGroups: readonly Group[] = [],
+): Statement[] {
   const planned = plannedGroups.map((group) => ({ group, value: null, remark: null, enteredAt: null }));
-  await insertJsonRows(db, 'request_progress', PROGRESS_COLUMNS, rowsOf(request, testCodes, planned));
+  return jsonRowsInserts(db, 'request_progress', PROGRESS_COLUMNS, rowsOf(request, testCodes, planned));
 }
 
 const RESULT_NUMBER_COLUMNS = {
@@ -178,16 +188,14 @@ const RESULT_NUMBER_COLUMNS = {
  * status and ALL its analyses as they now stand, which the writer holds (it read them to decide the
  * status), so nothing is read back. A result write changes no ticked test, submission or due date,
  * so the set of rows and their sort keys stay; every scope a ticked test gives has the analyses the
- * approval planned for it (a request has at least one sample).
+ * approval planned for it (a request has at least one sample). The updates, to run with the results'
+ * other writes (runTogether, sql.ts).
  */
-export async function updateProgressAfterResults(
-  db: Db,
-  requests: ReadonlyArray<{ id: number; status: string; analyses: readonly AnalysisFacts[] }>,
-): Promise<void> {
+export function progressAfterResults(db: Db, requests: ReadonlyArray<{ id: number; status: string; analyses: readonly AnalysisFacts[] }>): Statement[] {
   const rows = requests.flatMap(({ id, status, analyses }) =>
     [...scopesOfGroups(analyses.map((a) => a.group))].map((scope) => ({ request_id: id, scope, status, ...numbersOf(scope, analyses) })),
   );
-  await updateJsonRows(db, 'request_progress', { request_id: 'integer', scope: 'text' }, RESULT_NUMBER_COLUMNS, rows);
+  return jsonRowsUpdates(db, 'request_progress', { request_id: 'integer', scope: 'text' }, RESULT_NUMBER_COLUMNS, rows);
 }
 
 /**

@@ -62,16 +62,60 @@ export function lockForUpdate<Q extends Knex.QueryBuilder>(db: Conn, query: Q, .
 }
 
 /**
- * Inserts `rows` (each the values of `columns`, in order) with one multi-row VALUES statement per
- * CHUNK_SIZE rows, every value bound: for rows carrying long texts (audit details), which a
+ * Statements built but not yet run (knex runs a query when it is awaited): several can then be sent
+ * as one (runTogether).
+ */
+export type Statement = Knex.QueryBuilder | Knex.Raw;
+
+/** `items` in consecutive slices of at most `size`, in order. */
+function slices<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Runs `statements` one after the other. */
+async function runInOrder(statements: readonly Statement[]): Promise<unknown> {
+  let last: unknown;
+  for (const statement of statements) last = await statement;
+  return last;
+}
+
+/**
+ * Runs `statements`, none of which reads what another of them writes, and answers the rows the last
+ * one returns (its RETURNING). On PostgreSQL they go as one statement, all but the last as
+ * data-modifying WITH clauses: at the day's rates a round trip costs a server more CPU than the
+ * statement itself (docs/labctl.md, Benchmark: three inserts cost the client 1.5-2.2 ms as a
+ * transaction of their own and 0.6-0.8 ms as one statement). Each runs to completion, and triggers
+ * and foreign keys, checked at the end of the statement, see the rows of all of them. SQLite, in
+ * this process, runs them in order. The text of the whole is new whenever one part's is, so a large
+ * statement that repeats (prepared once, planned once: pgClient.ts) is better run on its own: the
+ * import's 5,000-row result update joined to the rest made the import 6-15 % slower.
+ */
+export async function runTogether<Row = Record<string, unknown>>(db: Conn, statements: readonly Statement[]): Promise<Row[]> {
+  const compiled = isPostgres(db as Knex) && statements.length > 1 ? statements.map((s) => s.toSQL() as Knex.Sql) : [];
+  // A statement with a WITH of its own cannot be one of the clauses (PostgreSQL allows a
+  // data-modifying WITH only at the top level).
+  if (compiled.length === 0 || compiled.some((c) => /^\s*with\b/i.test(c.sql))) {
+    const last = await runInOrder(statements);
+    return Array.isArray(last) ? (last as Row[]) : [];
+  }
+  const clauses = compiled.slice(0, -1).map((c, i) => `w${i} as (${c.sql})`);
+  const result = await db.raw(`with ${clauses.join(', ')} ${compiled[compiled.length - 1].sql}`, compiled.flatMap((c) => c.bindings));
+  return result.rows as Row[];
+}
+
+/**
+ * The inserts of `rows` (each the values of `columns`, in order): one multi-row VALUES statement per
+ * CHUNK_SIZE rows, every value bound, for rows carrying long texts (audit details), which a
  * JSON-bound insert would encode, and the database decode, a second time.
  */
-export async function insertValues(db: Conn, table: string, columns: readonly string[], rows: readonly Knex.Value[][]): Promise<void> {
+export function valuesInserts(db: Conn, table: string, columns: readonly string[], rows: readonly Knex.Value[][]): Knex.Raw[] {
   for (const name of columns) if (!PLAIN_NAME.test(name)) throw new Error(`Not a plain SQL name: ${name}`);
   const tuple = `(${columns.map(() => '?').join(', ')})`;
-  await inChunks(rows, async (chunk) => {
-    await db.raw(`insert into ?? (${columns.map((n) => `"${n}"`).join(', ')}) values ${chunk.map(() => tuple).join(', ')}`, [table, ...chunk.flat()]);
-  });
+  return slices(rows, CHUNK_SIZE).map((chunk) =>
+    db.raw(`insert into ?? (${columns.map((n) => `"${n}"`).join(', ')}) values ${chunk.map(() => tuple).join(', ')}`, [table, ...chunk.flat()]),
+  );
 }
 
 /**
@@ -120,31 +164,30 @@ const rowsAsJson = (rows: readonly object[]) => JSON.stringify(rows, (_key, valu
 /** Rows a statement built on jsonRowsSource carries: far fewer values than a per-value statement would bind. */
 export const JSON_ROWS_CHUNK = 5000;
 
-/** Inserts `rows` (objects with exactly the keys of `columns`) with one JSON-bound statement per 5,000. */
-export async function insertJsonRows(db: Conn, table: string, columns: JsonColumns, rows: readonly object[]): Promise<void> {
+/** The inserts of `rows` (objects with exactly the keys of `columns`): one JSON-bound statement per 5,000. */
+export function jsonRowsInserts(db: Conn, table: string, columns: JsonColumns, rows: readonly object[]): Knex.Raw[] {
   const names = Object.keys(columns).map((n) => `"${n}"`).join(', ');
-  await inChunks(
-    rows,
-    async (chunk) => {
-      await db.raw(`insert into ?? (${names}) select ${names} from ${jsonRowsSource(db, 'v', columns)}`, [table, rowsAsJson(chunk)]);
-    },
-    JSON_ROWS_CHUNK,
-  );
+  return slices(rows, JSON_ROWS_CHUNK).map((chunk) => db.raw(`insert into ?? (${names}) select ${names} from ${jsonRowsSource(db, 'v', columns)}`, [table, rowsAsJson(chunk)]));
+}
+
+/** Inserts `rows` (objects with exactly the keys of `columns`), a JSON-bound statement per 5,000. */
+export async function insertJsonRows(db: Conn, table: string, columns: JsonColumns, rows: readonly object[]): Promise<void> {
+  await runInOrder(jsonRowsInserts(db, table, columns, rows));
 }
 
 /**
- * Sets `columns` of the rows of `table` matching each of `rows` on the `keys` columns (a unique key),
- * with one JSON-bound UPDATE ... FROM per 5,000 rows.
+ * The updates setting `columns` of the rows of `table` matching each of `rows` on the `keys` columns
+ * (a unique key): one JSON-bound UPDATE ... FROM per 5,000 rows.
  */
-export async function updateJsonRows(db: Conn, table: string, keys: JsonColumns, columns: JsonColumns, rows: readonly object[]): Promise<void> {
+export function jsonRowsUpdates(db: Conn, table: string, keys: JsonColumns, columns: JsonColumns, rows: readonly object[]): Knex.Raw[] {
   const set = Object.keys(columns).map((n) => `"${n}" = v."${n}"`).join(', ');
   const match = Object.keys(keys).map((n) => `??."${n}" = v."${n}"`).join(' and ');
-  await inChunks(
-    rows,
-    async (chunk) => {
-      const bindings = [table, rowsAsJson(chunk), ...Object.keys(keys).map(() => table)];
-      await db.raw(`update ?? set ${set} from ${jsonRowsSource(db, 'v', { ...keys, ...columns })} where ${match}`, bindings);
-    },
-    JSON_ROWS_CHUNK,
+  return slices(rows, JSON_ROWS_CHUNK).map((chunk) =>
+    db.raw(`update ?? set ${set} from ${jsonRowsSource(db, 'v', { ...keys, ...columns })} where ${match}`, [table, rowsAsJson(chunk), ...Object.keys(keys).map(() => table)]),
   );
+}
+
+/** Sets `columns` of the rows of `table` matching each of `rows` on the `keys` columns, a JSON-bound statement per 5,000. */
+export async function updateJsonRows(db: Conn, table: string, keys: JsonColumns, columns: JsonColumns, rows: readonly object[]): Promise<void> {
+  await runInOrder(jsonRowsUpdates(db, table, keys, columns, rows));
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
-import { insertValues } from '../db/sql.js';
+import { valuesInserts, type Statement } from '../db/sql.js';
 
 const AUDIT_COLUMNS = ['at', 'actor_user_id', 'action', 'request_id', 'details', 'ip'] as const;
 
@@ -14,7 +14,12 @@ export interface AuditEntry {
 
 /** Appends to the audit log; call it inside the transaction of the change it records. */
 export async function recordAudit(trx: Knex | Knex.Transaction, clock: Clock, entry: AuditEntry): Promise<void> {
-  await trx('audit_log').insert({
+  await auditInsert(trx, clock, entry);
+}
+
+/** The insert of an audit entry, to run with the change's other writes (runTogether, db/sql.ts). */
+export function auditInsert(trx: Knex | Knex.Transaction, clock: Clock, entry: AuditEntry): Knex.QueryBuilder {
+  return trx('audit_log').insert({
     at: clock.now().toISOString(),
     actor_user_id: entry.actorUserId,
     action: entry.action,
@@ -24,10 +29,9 @@ export async function recordAudit(trx: Knex | Knex.Transaction, clock: Clock, en
   });
 }
 
-/** Audit rows inserted in one statement (bulk imports). */
-export async function recordAuditMany(trx: Knex | Knex.Transaction, clock: Clock, entries: AuditEntry[]): Promise<void> {
-  if (entries.length === 0) return;
+/** The inserts of many audit entries, a statement per 500 (bulk imports), to run with the change's other writes. */
+export function auditInserts(trx: Knex | Knex.Transaction, clock: Clock, entries: AuditEntry[]): Statement[] {
   const at = clock.now().toISOString();
   const rows = entries.map((e) => [at, e.actorUserId, e.action, e.requestId ?? null, e.details === undefined ? null : JSON.stringify(e.details), e.ip ?? null]);
-  await insertValues(trx, 'audit_log', AUDIT_COLUMNS, rows);
+  return valuesInserts(trx, 'audit_log', AUDIT_COLUMNS, rows);
 }

@@ -3,12 +3,13 @@
 // taken from the browser.
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
-import { writeProgressWithoutResults } from '../../db/requestProgress.js';
+import { progressInserts } from '../../db/requestProgress.js';
+import { runTogether } from '../../db/sql.js';
 import { inShortWrite } from '../../db/transaction.js';
 import { estimateFee, expectedCompletionDate } from '../../domain/fees.js';
 import type { SubmitRequestInput } from '../../domain/requestPayload.js';
 import { forbidden } from '../../errors.js';
-import { recordAudit } from '../audit.js';
+import { auditInsert } from '../audit.js';
 import { findClientProfile } from '../clients.js';
 import { requestViewOf, SAMPLE_COLUMNS, sampleRecordOf, type RequestRow, type RequestWithSamples, type SampleRow } from './read.js';
 
@@ -67,20 +68,23 @@ export async function submitRequest(
       .returning('*');
     const requestId = Number(row.id);
 
-    await trx('request_tests').insert(input.tests.map((code) => ({ request_id: requestId, test_code: code })));
-    await writeProgressWithoutResults(trx, { ...row, id: requestId }, input.tests);
-    const samples: SampleRow[] = await trx('samples')
-      .insert(input.samples.map((description, i) => ({
-        request_id: requestId, position: i + 1, sample_type_description: description, species: input.sampleSpecies?.[i] ?? null,
-      })))
-      .returning(SAMPLE_COLUMNS);
-    await recordAudit(trx, deps.clock, {
-      actorUserId: clientUserId,
-      action: 'request.submit',
-      requestId,
-      details: { after: { status: 'PENDING_REVIEW', tests: input.tests, samples: input.samples.length, estimatedFee: fee, dueDate } },
-      ip: meta.ip ?? null,
-    });
+    // The request's other rows need only its id: they go as one statement (runTogether), the samples last for their ids.
+    const samples = await runTogether<SampleRow>(trx, [
+      trx('request_tests').insert(input.tests.map((code) => ({ request_id: requestId, test_code: code }))),
+      ...progressInserts(trx, { ...row, id: requestId }, input.tests),
+      auditInsert(trx, deps.clock, {
+        actorUserId: clientUserId,
+        action: 'request.submit',
+        requestId,
+        details: { after: { status: 'PENDING_REVIEW', tests: input.tests, samples: input.samples.length, estimatedFee: fee, dueDate } },
+        ip: meta.ip ?? null,
+      }),
+      trx('samples')
+        .insert(input.samples.map((description, i) => ({
+          request_id: requestId, position: i + 1, sample_type_description: description, species: input.sampleSpecies?.[i] ?? null,
+        })))
+        .returning(SAMPLE_COLUMNS),
+    ]);
 
     // The answer is built from what was inserted, not read back: four queries fewer per submission.
     return { ...requestViewOf(row, input.tests, profile.address), samples: samples.map(sampleRecordOf).sort((a, b) => a.position - b.position) };

@@ -8,7 +8,7 @@ import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import { analysisRow } from '../../db/analyses.js';
 import { updateWithNextNumber } from '../../db/controlNumbers.js';
-import { inChunks, lockForUpdate } from '../../db/sql.js';
+import { inChunks, lockForUpdate, runTogether } from '../../db/sql.js';
 import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
 import { refreshProgress, writeProgressWithoutResults } from '../../db/requestProgress.js';
 import { inShortWrite, inTransaction } from '../../db/transaction.js';
@@ -19,8 +19,8 @@ import { conflict, forbidden, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { MailMessage } from '../../mail/mailer.js';
 import { approvalMail, rejectionMail, releaseMail, type MailRequest } from '../../mail/requestMails.js';
-import { recordAudit } from '../audit.js';
-import { mailClient } from './clientMail.js';
+import { auditInsert } from '../audit.js';
+import { clientMailInsert } from './clientMail.js';
 
 export interface DeskDeps {
   db: Knex;
@@ -125,15 +125,18 @@ async function runTransition(
     await (work.progress ?? ((t) => refreshProgress(t, [requestId])))(trx, head);
     const { changes = {}, audit = {} } = (await work.then?.(trx, head)) ?? {};
     if (controlNumber !== undefined) changes.controlNumber = controlNumber;
-    await recordAudit(trx, deps.clock, {
-      actorUserId: actor.id,
-      action: `request.${transition}`,
-      requestId,
-      details: { before: { status: head.status }, after: { status: check.to, ...changes }, ...audit },
-      ip: meta.ip,
-    });
     const after = { ...head, ...changes, status: check.to };
-    await mailClient(trx, actor, requestId, mail(after));
+    // The audit entry and the client's mail in one statement (runTogether).
+    await runTogether(trx, [
+      auditInsert(trx, deps.clock, {
+        actorUserId: actor.id,
+        action: `request.${transition}`,
+        requestId,
+        details: { before: { status: head.status }, after: { status: check.to, ...changes }, ...audit },
+        ip: meta.ip,
+      }),
+      clientMailInsert(trx, actor, requestId, mail(after)),
+    ]);
     return after;
   });
 }

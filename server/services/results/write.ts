@@ -6,9 +6,9 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import { inShortWrite } from '../../db/transaction.js';
 import { enteredResultRow, judgedOf, JUDGED_COLUMNS, type JudgedRow } from '../../db/analyses.js';
-import { applyCountChanges, countsOfRows } from '../../db/reportCounts.js';
-import { updateProgressAfterResults } from '../../db/requestProgress.js';
-import { inChunks, lockForUpdate, selectArrays, updateJsonRows } from '../../db/sql.js';
+import { countChanges, countsOfRows } from '../../db/reportCounts.js';
+import { progressAfterResults } from '../../db/requestProgress.js';
+import { CHUNK_SIZE, inChunks, lockForUpdate, runTogether, selectArrays, updateJsonRows, type Statement } from '../../db/sql.js';
 import { findAnalyte, type Group } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
 import { acceptsResults, isAnalysisComplete, statusAfterResults, STATUS_DISPLAY, type RequestStatus } from '../../domain/requestStatus.js';
@@ -18,7 +18,7 @@ import {
 } from '../../domain/specifications.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { describeIssues } from '../../validation.js';
-import { recordAuditMany, type AuditEntry } from '../audit.js';
+import { auditInserts, type AuditEntry } from '../audit.js';
 import { sampleScope, scopeOfRow, specificationsAndRule, today, type RequestScope, type SampleScope } from '../specifications.js';
 import { analysesOf } from './read.js';
 
@@ -254,8 +254,10 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
   // The report counters move by what this write changes (the requests are open, so they count):
   // the changed analyses as stored before, and as written.
   const countedBefore = countsOfRows(changes.map(({ analysis: a }) => ({ report_month: a.reportMonth, test_code: a.testCode, remark: a.remark })));
+  // On its own: its text repeats, so PostgreSQL keeps its plan (runTogether says why).
   await updateJsonRows(trx, 'analyses', ANALYSIS_KEY, ENTERED_RESULT_COLUMNS, rows);
-  await applyCountChanges(trx, countedBefore, countsOfRows(rows));
+  // Every write from here depends only on what was read above: they go as one statement (runTogether).
+  const writes: Statement[] = countChanges(trx, countedBefore, countsOfRows(rows));
   changes.forEach((c, i) => Object.assign(c.analysis, c.after, { reportMonth: rows[i].report_month, enteredAt: rows[i].entered_at }));
 
   // New statuses from the completeness of every analysis of each changed request.
@@ -287,12 +289,9 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
     });
   }
   for (const [status, ids] of moved) {
-    await inChunks(ids, async (chunk) => {
-      await trx('requests').whereIn('id', chunk).update({ status, updated_at: now });
-    });
+    for (let i = 0; i < ids.length; i += CHUNK_SIZE) writes.push(trx('requests').whereIn('id', ids.slice(i, i + CHUNK_SIZE)).update({ status, updated_at: now }));
   }
-  await updateProgressAfterResults(trx, progress);
-  await recordAuditMany(trx, clock, audit);
+  await runTogether(trx, [...writes, ...progressAfterResults(trx, progress), ...auditInserts(trx, clock, audit)]);
   return {
     changed: changes.length,
     analyses,

@@ -1,7 +1,7 @@
 // The dialect helpers of server/db/sql.ts on the real database: what a service gets back is the same
 // on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inChunks, insertReturningId, insertReturningIds, lockForUpdate } from '../../../server/db/sql.js';
+import { inChunks, insertReturningId, insertReturningIds, lockForUpdate, runTogether } from '../../../server/db/sql.js';
 import { inTransaction } from '../../../server/db/transaction.js';
 import { startTestApp, type TestApp } from '../../helpers/testApp.js';
 import { databaseKind } from '../../helpers/testDatabase.js';
@@ -64,6 +64,51 @@ describe(`database helpers (${databaseKind()})`, () => {
     expect(rows).toEqual([{ id, status: 'PENDING_REVIEW' }]);
     const sql = lockForUpdate(app.db, app.db('requests').where('id', id)).toString();
     expect(sql.toLowerCase().includes('for update')).toBe(app.dbKind === 'postgres');
+  });
+
+  /** The statements `work` sends, BEGIN and COMMIT left out. */
+  async function statementsOf<T>(work: () => Promise<T>): Promise<{ value: T; statements: string[] }> {
+    const statements: string[] = [];
+    const listener = (q: { sql: string }) => {
+      if (!/^(begin|commit|rollback|savepoint|release)\b/i.test(q.sql.trim())) statements.push(q.sql);
+    };
+    app.db.on('query', listener);
+    try {
+      return { value: await work(), statements };
+    } finally {
+      app.db.removeListener('query', listener);
+    }
+  }
+
+  it('runs writes together: every one stored, the last one\'s rows answered, one statement on PostgreSQL', async () => {
+    const id = await insertReturningId(app.db, 'requests', request(14));
+    const { value: samples, statements } = await statementsOf(() =>
+      inTransaction(app.db, (trx) =>
+        runTogether<{ id: number; position: number }>(trx, [
+          trx('request_tests').insert([{ request_id: id, test_code: 'eColi' }, { request_id: id, test_code: 'salmonellaSp' }]),
+          trx('audit_log').insert({ at: '2026-03-02T08:00:00.000Z', actor_user_id: clientId, action: 'request.submit', request_id: id }),
+          trx('samples').insert([1, 2].map((position) => ({ request_id: id, position, sample_type_description: `Loin ${position}` }))).returning(['id', 'position']),
+        ]),
+      ),
+    );
+    expect(samples.map((s) => s.position).sort()).toEqual([1, 2]);
+    expect(await app.db('samples').where('request_id', id).orderBy('position').pluck('id')).toEqual(samples.sort((a, b) => a.position - b.position).map((s) => s.id));
+    expect(await app.db('request_tests').where('request_id', id).orderBy('test_code').pluck('test_code')).toEqual(['eColi', 'salmonellaSp']);
+    expect(await app.db('audit_log').where({ request_id: id, action: 'request.submit' }).pluck('actor_user_id')).toEqual([clientId]);
+    expect(statements).toHaveLength(app.dbKind === 'postgres' ? 1 : 3);
+  });
+
+  it('stores none of the writes run together when one of them fails', async () => {
+    const id = await insertReturningId(app.db, 'requests', request(15));
+    const together = inTransaction(app.db, (trx) =>
+      runTogether(trx, [
+        trx('request_tests').insert({ request_id: id, test_code: 'eColi' }),
+        // No such request: the foreign key refuses the sample.
+        trx('samples').insert({ request_id: id + 1_000_000, position: 1, sample_type_description: 'Loin' }),
+      ]),
+    );
+    await expect(together).rejects.toThrow(/foreign key/i);
+    expect(await app.db('request_tests').where('request_id', id).pluck('test_code')).toEqual([]);
   });
 
   if (databaseKind() === 'postgres') {
