@@ -5,8 +5,8 @@
 // indexes instead of counting analyses per request (correlated subqueries that cost PostgreSQL up to
 // seconds at 50,000 requests), and the turnaround dashboard counts the open requests of each
 // discipline on them (a request in review has its rows since migration 015). The submission and the
-// approval write a request's rows from what they just wrote (writeProgressWithoutResults), a result
-// write sets their numbers from the analyses it holds (updateProgressAfterResults); every other
+// approval write a request's rows from what they just wrote (progressInserts, progressReplacing), a result
+// write sets their numbers from the analyses it holds (progressAfterResults); every other
 // writer that changes a request's analyses, status or due date calls refreshProgress in its own
 // transaction, so the rows are exact at every commit: they are computed from the analyses, never
 // adjusted by deltas.
@@ -16,7 +16,7 @@ import { isAnalysisComplete } from '../domain/requestStatus.js';
 import type { Outcome } from '../domain/specifications.js';
 import { worstRank } from './conformity.js';
 import type { Discipline } from '../domain/roles.js';
-import { inChunks, insertJsonRows, jsonRowsInserts, jsonRowsUpdates, selectArrays, type Statement } from './sql.js';
+import { inChunks, insertJsonRows, jsonRowsInserts, jsonRowsUpdates, jsonRowsUpserts, selectArrays, type Statement } from './sql.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -153,30 +153,36 @@ export async function refreshProgress(db: Db, requestIds: Iterable<number>, colu
 }
 
 /**
- * Writes the rows of a request none of whose analyses has a result yet, from its ticked tests and the
- * result groups of its analyses: a submission's (no analyses yet) or an approval's (just planned),
- * the approval replacing the rows of its review. The rows refreshProgress would compute, without
- * reading back what the caller just wrote (each statement is a round trip on PostgreSQL).
+ * The rows of a request none of whose analyses has a result yet, from its ticked tests and the
+ * result groups of its analyses: a submission's (no analyses yet) or an approval's (just planned).
+ * The rows refreshProgress would compute, without reading back what the caller just wrote (each
+ * statement is a round trip on PostgreSQL).
  */
-export async function writeProgressWithoutResults(
-  db: Db,
-  request: { id: number; status: string; submission_date: string; due_date: string | null },
-  testCodes: readonly string[],
-  { plannedGroups = [], replace = false }: { plannedGroups?: readonly Group[]; replace?: boolean } = {},
-): Promise<void> {
-  if (replace) await db('request_progress').where('request_id', request.id).delete();
-  for (const insert of progressInserts(db, request, testCodes, plannedGroups)) await insert;
+function rowsWithoutResults(request: { id: number; status: string; submission_date: string; due_date: string | null }, testCodes: readonly string[], plannedGroups: readonly Group[]): ProgressRow[] {
+  return rowsOf(request, testCodes, plannedGroups.map((group) => ({ group, value: null, remark: null, enteredAt: null })));
 }
 
-/** The inserts of writeProgressWithoutResults for a request that has no rows yet, to run with its other writes (runTogether, sql.ts). */
-export function progressInserts(
+/**
+ * The statements that replace a request's rows by those without results (an approval's, from the
+ * analyses it just planned): its rows of other scopes deleted, these upserted, to run with its other
+ * writes (runTogether, sql.ts). The rows of one request touch disjoint keys, so they go together.
+ */
+export function progressReplacing(
   db: Db,
   request: { id: number; status: string; submission_date: string; due_date: string | null },
   testCodes: readonly string[],
-  plannedGroups: readonly Group[] = [],
+  plannedGroups: readonly Group[],
 ): Statement[] {
-  const planned = plannedGroups.map((group) => ({ group, value: null, remark: null, enteredAt: null }));
-  return jsonRowsInserts(db, 'request_progress', PROGRESS_COLUMNS, rowsOf(request, testCodes, planned));
+  const rows = rowsWithoutResults(request, testCodes, plannedGroups);
+  return [
+    db('request_progress').where('request_id', request.id).whereNotIn('scope', rows.map((r) => r.scope)).delete(),
+    ...jsonRowsUpserts(db, 'request_progress', ['request_id', 'scope'], PROGRESS_COLUMNS, rows),
+  ];
+}
+
+/** The inserts of a submitted request's rows (it has none yet), to run with its other writes (runTogether, sql.ts). */
+export function progressInserts(db: Db, request: { id: number; status: string; submission_date: string; due_date: string | null }, testCodes: readonly string[]): Statement[] {
+  return jsonRowsInserts(db, 'request_progress', PROGRESS_COLUMNS, rowsWithoutResults(request, testCodes, []));
 }
 
 const RESULT_NUMBER_COLUMNS = {

@@ -170,6 +170,19 @@ export function jsonRowsInserts(db: Conn, table: string, columns: JsonColumns, r
   return slices(rows, JSON_ROWS_CHUNK).map((chunk) => db.raw(`insert into ?? (${names}) select ${names} from ${jsonRowsSource(db, 'v', columns)}`, [table, rowsAsJson(chunk)]));
 }
 
+/**
+ * The upserts of `rows` (objects with exactly the keys of `columns`) on the unique key `keys`: a row
+ * whose key is stored replaces the stored values. One JSON-bound statement per 5,000.
+ */
+export function jsonRowsUpserts(db: Conn, table: string, keys: readonly string[], columns: JsonColumns, rows: readonly object[]): Knex.Raw[] {
+  for (const name of keys) if (!PLAIN_NAME.test(name) || !(name in columns)) throw new Error(`Not a key of the columns: ${name}`);
+  const names = Object.keys(columns).map((n) => `"${n}"`).join(', ');
+  const set = Object.keys(columns).filter((n) => !keys.includes(n)).map((n) => `"${n}" = excluded."${n}"`).join(', ');
+  // `where true`: SQLite reads ON CONFLICT after a SELECT without WHERE as a join's ON.
+  const conflict = `on conflict (${keys.map((n) => `"${n}"`).join(', ')}) do update set ${set}`;
+  return slices(rows, JSON_ROWS_CHUNK).map((chunk) => db.raw(`insert into ?? (${names}) select ${names} from ${jsonRowsSource(db, 'v', columns)} where true ${conflict}`, [table, rowsAsJson(chunk)]));
+}
+
 /** Inserts `rows` (objects with exactly the keys of `columns`), a JSON-bound statement per 5,000. */
 export async function insertJsonRows(db: Conn, table: string, columns: JsonColumns, rows: readonly object[]): Promise<void> {
   await runInOrder(jsonRowsInserts(db, table, columns, rows));

@@ -8,9 +8,9 @@ import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import { analysisRow } from '../../db/analyses.js';
 import { updateWithNextNumber } from '../../db/controlNumbers.js';
-import { inChunks, lockForUpdate, runTogether } from '../../db/sql.js';
+import { CHUNK_SIZE, lockForUpdate, runTogether } from '../../db/sql.js';
 import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
-import { refreshProgress, writeProgressWithoutResults } from '../../db/requestProgress.js';
+import { progressReplacing, refreshProgress } from '../../db/requestProgress.js';
 import { inShortWrite, inTransaction } from '../../db/transaction.js';
 import { can, type Action, type Actor } from '../../domain/policies.js';
 import { plannedAnalyses } from '../../domain/requestShape.js';
@@ -171,13 +171,12 @@ async function planAnalyses(trx: Knex.Transaction, head: RequestHead): Promise<v
   const tests = both.flatMap((r) => (r.test_code === null ? [] : [r.test_code]));
   const planned = plannedAnalyses(samples, tests);
   const rows = planned.map((a) => analysisRow(requestId, a.sampleId, a.testCode));
-  // Plain multi-row inserts: knex's batchInsert opens a savepoint of its own and waits a turn of the
-  // event loop, which cost more than the insert itself.
-  await inChunks(rows, async (chunk) => {
-    await trx('analyses').insert(chunk);
-  });
   const request = { id: requestId, status: 'FOR_TESTING', submission_date: head.submissionDate, due_date: head.dueDate };
-  await writeProgressWithoutResults(trx, request, tests, { plannedGroups: planned.map((a) => a.group), replace: true });
+  // Plain multi-row inserts (knex's batchInsert opens a savepoint of its own and waits a turn of the
+  // event loop, which cost more than the insert itself), sent with the progress rows as one statement.
+  const inserts = [];
+  for (let i = 0; i < rows.length; i += CHUNK_SIZE) inserts.push(trx('analyses').insert(rows.slice(i, i + CHUNK_SIZE)));
+  await runTogether(trx, [...inserts, ...progressReplacing(trx, request, tests, planned.map((a) => a.group))]);
 }
 
 /** PENDING_REVIEW -> FOR_TESTING with the next control number of the year and the analyses to do. */
