@@ -3,6 +3,7 @@
 // transaction as every write that changes them, so a report reads a few dozen rows instead of
 // grouping a million analyses, with the numbers the GROUP BY over analyses would give.
 import type { Knex } from 'knex';
+import { slices } from './sql.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -75,16 +76,12 @@ export function countChanges(db: Db, before: Map<string, ReportCount>, after: Ma
     .filter(([, c]) => c.n !== 0)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, c]) => ({ report_month: c.reportMonth, test_code: c.testCode, remark: c.remark, n: c.n }));
-  const upserts = [];
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    upserts.push(
-      db('report_counts')
-        .insert(rows.slice(i, i + CHUNK))
-        .onConflict(['report_month', 'test_code', 'remark'])
-        .merge({ n: db.raw('?? + excluded.n', ['report_counts.n']) }),
-    );
-  }
-  return upserts;
+  return slices(rows, CHUNK).map((chunk) =>
+    db('report_counts')
+      .insert(chunk)
+      .onConflict(['report_month', 'test_code', 'remark'])
+      .merge({ n: db.raw('?? + excluded.n', ['report_counts.n']) }),
+  );
 }
 
 /** Recomputes every counter from the analyses (the migration's backfill). */

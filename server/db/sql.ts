@@ -44,8 +44,15 @@ export async function inChunks<T, R>(
   size = CHUNK_SIZE,
 ): Promise<R[]> {
   const answers: R[] = [];
-  for (let i = 0; i < items.length; i += size) answers.push(...((await work(items.slice(i, i + size))) ?? []));
+  for (const chunk of slices(items, size)) answers.push(...((await work(chunk)) ?? []));
   return answers;
+}
+
+/** `items` in consecutive slices of at most `size` (default CHUNK_SIZE), in order: a statement each. */
+export function slices<T>(items: readonly T[], size = CHUNK_SIZE): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
 
 /** Inserts `rows` in chunks and answers their new ids, in order. */
@@ -66,13 +73,6 @@ export function lockForUpdate<Q extends Knex.QueryBuilder>(db: Conn, query: Q, .
  * as one (runTogether).
  */
 export type Statement = Knex.QueryBuilder | Knex.Raw;
-
-/** `items` in consecutive slices of at most `size`, in order. */
-function slices<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /** Runs `statements` one after the other. */
 async function runInOrder(statements: readonly Statement[]): Promise<unknown> {
@@ -113,7 +113,7 @@ export async function runTogether<Row = Record<string, unknown>>(db: Conn, state
 export function valuesInserts(db: Conn, table: string, columns: readonly string[], rows: readonly Knex.Value[][]): Knex.Raw[] {
   for (const name of columns) if (!PLAIN_NAME.test(name)) throw new Error(`Not a plain SQL name: ${name}`);
   const tuple = `(${columns.map(() => '?').join(', ')})`;
-  return slices(rows, CHUNK_SIZE).map((chunk) =>
+  return slices(rows).map((chunk) =>
     db.raw(`insert into ?? (${columns.map((n) => `"${n}"`).join(', ')}) values ${chunk.map(() => tuple).join(', ')}`, [table, ...chunk.flat()]),
   );
 }

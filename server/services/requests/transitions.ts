@@ -8,7 +8,7 @@ import type { Clock } from '../../clock.js';
 import { isoNow } from '../../clock.js';
 import { analysisRow } from '../../db/analyses.js';
 import { updateWithNextNumber } from '../../db/controlNumbers.js';
-import { CHUNK_SIZE, lockForUpdate, runTogether } from '../../db/sql.js';
+import { lockForUpdate, runTogether, slices } from '../../db/sql.js';
 import { applyCountChanges, countsOfRequests } from '../../db/reportCounts.js';
 import { progressReplacing, refreshProgress } from '../../db/requestProgress.js';
 import { inShortWrite, inTransaction } from '../../db/transaction.js';
@@ -174,8 +174,7 @@ async function planAnalyses(trx: Knex.Transaction, head: RequestHead): Promise<v
   const request = { id: requestId, status: 'FOR_TESTING', submission_date: head.submissionDate, due_date: head.dueDate };
   // Plain multi-row inserts (knex's batchInsert opens a savepoint of its own and waits a turn of the
   // event loop, which cost more than the insert itself), sent with the progress rows as one statement.
-  const inserts = [];
-  for (let i = 0; i < rows.length; i += CHUNK_SIZE) inserts.push(trx('analyses').insert(rows.slice(i, i + CHUNK_SIZE)));
+  const inserts = slices(rows).map((chunk) => trx('analyses').insert(chunk));
   await runTogether(trx, [...inserts, ...progressReplacing(trx, request, tests, planned.map((a) => a.group))]);
 }
 

@@ -8,7 +8,7 @@ import { inShortWrite } from '../../db/transaction.js';
 import { enteredResultRow, judgedOf, JUDGED_COLUMNS, type JudgedRow } from '../../db/analyses.js';
 import { countChanges, countsOfRows } from '../../db/reportCounts.js';
 import { progressAfterResults } from '../../db/requestProgress.js';
-import { CHUNK_SIZE, inChunks, lockForUpdate, runTogether, selectArrays, updateJsonRows, type Statement } from '../../db/sql.js';
+import { inChunks, lockForUpdate, runTogether, selectArrays, slices, updateJsonRows, type Statement } from '../../db/sql.js';
 import { findAnalyte, type Group } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
 import { acceptsResults, isAnalysisComplete, statusAfterResults, STATUS_DISPLAY, type RequestStatus } from '../../domain/requestStatus.js';
@@ -289,7 +289,7 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
     });
   }
   for (const [status, ids] of moved) {
-    for (let i = 0; i < ids.length; i += CHUNK_SIZE) writes.push(trx('requests').whereIn('id', ids.slice(i, i + CHUNK_SIZE)).update({ status, updated_at: now }));
+    writes.push(...slices(ids).map((chunk) => trx('requests').whereIn('id', chunk).update({ status, updated_at: now })));
   }
   await runTogether(trx, [...writes, ...progressAfterResults(trx, progress), ...auditInserts(trx, clock, audit)]);
   return {
