@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { isTransientConflict } from './errors.js';
 import { isPostgres } from './knex.js';
+import { insertReturningId, runTogether, type Statement } from './sql.js';
 
 /**
  * Runs `work` in a transaction, reusing `db` when it already is one, and retries a few times when the
@@ -106,4 +107,24 @@ async function drain(db: Knex, queue: { items: Queued[]; draining: boolean }): P
 export function inShortWrite<T>(db: Knex | Knex.Transaction, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   const shared = !(db as Knex.Transaction).isTransaction && !isPostgres(db);
   return shared ? inBatchedTransaction(db as Knex, work) : inTransaction(db, work);
+}
+
+/**
+ * Inserts `row` into `table` together with `rowsOf(id)`, the statements that need its new id, all
+ * or nothing, and answers its id and the rows the last of those returns. With `drawnId` (the id drawn by an
+ * earlier read: sql.ts drawnId, PostgreSQL) the whole goes as one statement in autocommit
+ * (runTogether); without it the row is inserted first for its id, in a short write with the rest.
+ */
+export async function insertWithRows<Row>(
+  db: Knex,
+  table: string,
+  row: Record<string, unknown>,
+  drawnId: number | undefined,
+  rowsOf: (db: Knex | Knex.Transaction, id: number) => Statement[],
+): Promise<{ id: number; rows: Row[] }> {
+  if (drawnId !== undefined) return { id: drawnId, rows: await runTogether<Row>(db, [db(table).insert({ id: drawnId, ...row }), ...rowsOf(db, drawnId)]) };
+  return inShortWrite(db, async (trx) => {
+    const id = await insertReturningId(trx, table, row);
+    return { id, rows: await runTogether<Row>(trx, rowsOf(trx, id)) };
+  });
 }

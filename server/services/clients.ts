@@ -1,6 +1,7 @@
 // Client accounts: a user with the client role plus the company record.
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
+import { drawnId } from '../db/sql.js';
 import { inTransaction } from '../db/transaction.js';
 import { canonicalLto } from '../domain/accountRules.js';
 import type { ClientProfile, CompanyAddressInput } from '../domain/clientProfile.js';
@@ -38,12 +39,25 @@ export async function createClientAccount(
 
 /** The profile of SPEC section 3 ("client view"), or undefined for a user that is not a client. */
 export async function findClientProfile(db: Knex | Knex.Transaction, userId: number): Promise<ClientProfile | undefined> {
+  return (await findClientProfileDrawingId(db, userId))?.profile;
+}
+
+/**
+ * The profile (findClientProfile) and, where the database draws ids from a sequence (drawnId), a new
+ * id of `table` drawn by the same statement: a submission's one read before its one write.
+ */
+export async function findClientProfileDrawingId(
+  db: Knex | Knex.Transaction,
+  userId: number,
+  table?: string,
+): Promise<{ profile: ClientProfile; drawnId?: number } | undefined> {
+  const draw = table === undefined ? undefined : drawnId(db, table);
   const row = await db('users as u')
     .join('clients as c', 'c.user_id', 'u.id')
     .where('u.id', userId)
-    .first('u.username', 'u.contact_number', 'u.email', 'c.company_name', 'c.lto_no', 'c.classification', 'c.address');
+    .first('u.username', 'u.contact_number', 'u.email', 'c.company_name', 'c.lto_no', 'c.classification', 'c.address', ...(draw ? [draw] : []));
   if (!row) return undefined;
-  return {
+  const profile: ClientProfile = {
     username: row.username,
     contactNumber: row.contact_number,
     email: row.email,
@@ -52,6 +66,7 @@ export async function findClientProfile(db: Knex | Knex.Transaction, userId: num
     classification: row.classification,
     address: row.address ?? null,
   };
+  return { profile, ...(draw ? { drawnId: Number(row.drawn_id) } : {}) };
 }
 
 /**

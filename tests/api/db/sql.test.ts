@@ -1,8 +1,8 @@
 // The dialect helpers of server/db/sql.ts on the real database: what a service gets back is the same
 // on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inChunks, insertReturningId, insertReturningIds, lockForUpdate, runTogether } from '../../../server/db/sql.js';
-import { inTransaction } from '../../../server/db/transaction.js';
+import { drawnId, inChunks, insertReturningId, insertReturningIds, lockForUpdate, runTogether, type Statement } from '../../../server/db/sql.js';
+import { insertWithRows, inTransaction } from '../../../server/db/transaction.js';
 import { startTestApp, type TestApp } from '../../helpers/testApp.js';
 import { databaseKind } from '../../helpers/testDatabase.js';
 
@@ -109,6 +109,41 @@ describe(`database helpers (${databaseKind()})`, () => {
     );
     await expect(together).rejects.toThrow(/foreign key/i);
     expect(await app.db('request_tests').where('request_id', id).pluck('test_code')).toEqual([]);
+  });
+
+  it('runs writes together outside a transaction all or nothing, a stored WITH statement included', async () => {
+    const id = await insertReturningId(app.db, 'requests', request(16));
+    const failing = (first: Statement) =>
+      runTogether(app.db, [first, app.db('samples').insert({ request_id: id + 1_000_000, position: 1, sample_type_description: 'Loin' })]);
+    await expect(failing(app.db('request_tests').insert({ request_id: id, test_code: 'eColi' }))).rejects.toThrow(/foreign key/i);
+    // A statement with a WITH of its own cannot be a clause: the writes run in order, in a transaction.
+    const withClause = app.db.raw("with t(code) as (select 'eColi') insert into request_tests (request_id, test_code) select ?, code from t", [id]);
+    await expect(failing(withClause)).rejects.toThrow(/foreign key/i);
+    expect(await app.db('request_tests').where('request_id', id).pluck('test_code')).toEqual([]);
+
+    const { value: samples } = await statementsOf(() =>
+      runTogether<{ position: number }>(app.db, [withClause, app.db('samples').insert({ request_id: id, position: 1, sample_type_description: 'Loin' }).returning(['position'])]),
+    );
+    expect(samples.map((s) => s.position)).toEqual([1]);
+    expect(await app.db('request_tests').where('request_id', id).pluck('test_code')).toEqual(['eColi']);
+  });
+
+  it('inserts a row with the rows that need its id: one statement on PostgreSQL, with the id drawn by a read before', async () => {
+    const [drawn] = await app.db('users').where('id', clientId).select(...[drawnId(app.db, 'requests')].filter((d) => d !== undefined), 'id');
+    const drawnIdValue = drawn.drawn_id === undefined ? undefined : Number(drawn.drawn_id);
+    expect(drawnIdValue === undefined).toBe(app.dbKind === 'sqlite');
+    const { value, statements } = await statementsOf(() =>
+      insertWithRows<{ position: number }>(app.db, 'requests', request(17), drawnIdValue, (db, requestId) => [
+        db('request_tests').insert({ request_id: requestId, test_code: 'eColi' }),
+        db('samples').insert({ request_id: requestId, position: 1, sample_type_description: 'Loin' }).returning(['position']),
+      ]),
+    );
+    if (drawnIdValue !== undefined) expect(value.id).toBe(drawnIdValue);
+    expect(value.rows).toEqual([{ position: 1 }]);
+    expect(await app.db('requests').where('id', value.id).pluck('representative_name')).toEqual(['Rep 17']);
+    expect(await app.db('request_tests').where('request_id', value.id).pluck('test_code')).toEqual(['eColi']);
+    // The statements writing its tests or samples: the request's own insert with them on PostgreSQL.
+    expect(statements).toHaveLength(app.dbKind === 'postgres' ? 1 : 2);
   });
 
   if (databaseKind() === 'postgres') {

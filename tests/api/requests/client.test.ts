@@ -118,6 +118,27 @@ describe(`client requests (${databaseKind()})`, () => {
       expect(audit).toEqual([{ actor_user_id: alice.user.id }]);
     });
 
+    // SQLite answers in this process, where a statement costs no round trip.
+    if (databaseKind() === 'postgres') {
+      it('writes a submission in two statements: the profile read drawing the id, then the request and all its rows at once', async () => {
+        const statements: string[] = [];
+        const onQuery = (q: { sql: string }) => statements.push(q.sql);
+        app.db.on('query', onQuery);
+        try {
+          expect((await submit(alice, payload({ lotBatchNo: 'LOT-TWO-STATEMENTS' }))).status).toBe(201);
+        } finally {
+          app.db.removeListener('query', onQuery);
+        }
+        // Besides the session's read (the outbox worker may also ask for mail meanwhile).
+        const submission = statements.filter((sql) => !/\b(sessions|outbox)\b/.test(sql));
+        expect(submission).toHaveLength(2);
+        expect(submission[0]).toMatch(/nextval\(.* from "users" as "u" inner join "clients"/);
+        expect(submission[1]).toMatch(/^with .*insert into "requests".*insert into "samples"/);
+        const [stored] = await app.db('requests').where('lot_batch_no', 'LOT-TWO-STATEMENTS').select('id');
+        expect(await app.db('samples').where('request_id', stored.id).orderBy('position').pluck('sample_type_description')).toEqual(['Beef loin', 'Pork belly']);
+      });
+    }
+
     it('charges culture and sensitivity per AST panel and keeps the panel texts only with that test', async () => {
       const withCulture = await submit(alice, payload({
         samples: ['Chicken'],
