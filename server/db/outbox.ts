@@ -80,8 +80,14 @@ export async function queueMail(trx: Knex.Transaction, mail: OutboxMessage, orig
 
 /** queueMail's insert, to run with the change's other writes (runTogether, sql.ts): run it in `trx`. */
 export function mailInsert(trx: Knex.Transaction, mail: OutboxMessage, origin?: MailOrigin): Knex.QueryBuilder {
+  trx.executionPromise.then(mailQueued, () => undefined);
+  return trx('outbox').insert(mailRow(mail, origin));
+}
+
+/** The outbox row of `mail`, pending from now; for a writer that stores it itself and then calls mailQueued. */
+export function mailRow(mail: OutboxMessage, origin?: MailOrigin): Record<string, unknown> {
   const now = Date.now();
-  const insert = trx('outbox').insert({
+  return {
     request_id: origin?.requestId ?? null,
     actor_user_id: origin?.actorUserId ?? null,
     recipient: mail.to,
@@ -94,15 +100,13 @@ export function mailInsert(trx: Knex.Transaction, mail: OutboxMessage, origin?: 
     next_attempt_ms: now,
     claimed_until_ms: 0,
     created_at: new Date(now).toISOString(),
-  });
-  trx.executionPromise.then(
-    () => {
-      mailCommits += 1;
-      queued.emit('queued');
-    },
-    () => undefined,
-  );
-  return insert;
+  };
+}
+
+/** Tells this process's outbox workers that a commit queued mail. */
+export function mailQueued(): void {
+  mailCommits += 1;
+  queued.emit('queued');
 }
 
 /** Claims up to `limit` due mails (of `only` when given) for `leaseMs` under a fresh claim token, oldest first. */

@@ -161,6 +161,24 @@ export async function selectArrays(db: Conn, query: Knex.QueryBuilder, columns: 
   return typeof row.rows === 'string' ? JSON.parse(row.rows) : row.rows;
 }
 
+/**
+ * Inserts of `rows` (each into its table) whose values hold a text only known inside the statement:
+ * `mark` in them is replaced by `column` of the WITH clause `source`, one row per row of `source`.
+ * PostgreSQL only (a data-modifying WITH): each row goes bound as JSON with the mark, and
+ * json_populate_record gives its columns their table's types.
+ */
+export function insertsFilledFrom(db: Conn, source: string, column: string, mark: string, rows: ReadonlyArray<{ table: string; row: Record<string, unknown> }>): Knex.Raw[] {
+  return rows.map(({ table, row }) => {
+    const names = Object.keys(row);
+    for (const name of [source, column, table, ...names]) if (!PLAIN_NAME.test(name)) throw new Error(`Not a plain SQL name: ${name}`);
+    return db.raw(
+      `insert into "${table}" (${names.map((n) => `"${n}"`).join(', ')}) select ${names.map((n) => `r."${n}"`).join(', ')} ` +
+        `from "${source}" s, json_populate_record(null::"${table}", replace(?, ?, s."${column}")::json) r`,
+      [JSON.stringify(row), mark],
+    );
+  });
+}
+
 /** Column types of rows bound as JSON (jsonRowsSource). */
 export type JsonColumns = Readonly<Record<string, 'integer' | 'text' | 'double precision'>>;
 

@@ -9,9 +9,14 @@ import { insertReturningId, runTogether, type Statement } from './sql.js';
  */
 export async function inTransaction<T>(db: Knex | Knex.Transaction, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   if ((db as Knex.Transaction).isTransaction) return work(db as Knex.Transaction);
+  return retryingConflicts(() => (db as Knex).transaction(work));
+}
+
+/** Runs `write` (a transaction, or one statement committing itself) again a few times when the database reports a transient conflict. */
+export async function retryingConflicts<T>(write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await (db as Knex).transaction(work);
+      return await write();
     } catch (err) {
       if (attempt >= 5 || !isTransientConflict(err)) throw err;
       await new Promise((resolve) => setTimeout(resolve, 20 * attempt));

@@ -17,16 +17,21 @@ export async function recordAudit(trx: Knex | Knex.Transaction, clock: Clock, en
   await auditInsert(trx, clock, entry);
 }
 
-/** The insert of an audit entry, to run with the change's other writes (runTogether, db/sql.ts). */
-export function auditInsert(trx: Knex | Knex.Transaction, clock: Clock, entry: AuditEntry): Knex.QueryBuilder {
-  return trx('audit_log').insert({
+/** The row of an audit entry, as auditInsert stores it. */
+export function auditRow(clock: Clock, entry: AuditEntry): Record<string, unknown> {
+  return {
     at: clock.now().toISOString(),
     actor_user_id: entry.actorUserId,
     action: entry.action,
     request_id: entry.requestId ?? null,
     details: entry.details === undefined ? null : JSON.stringify(entry.details),
     ip: entry.ip ?? null,
-  });
+  };
+}
+
+/** The insert of an audit entry, to run with the change's other writes (runTogether, db/sql.ts). */
+export function auditInsert(trx: Knex | Knex.Transaction, clock: Clock, entry: AuditEntry): Knex.QueryBuilder {
+  return trx('audit_log').insert(auditRow(clock, entry));
 }
 
 /** The inserts of many audit entries, a statement per 500 (bulk imports), to run with the change's other writes. */

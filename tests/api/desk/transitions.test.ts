@@ -107,6 +107,55 @@ describe(`desk transitions (${databaseKind()})`, () => {
       expect((await staff.http.put(`/requests/approve/${next}`)).body.controlNumber).toBe('2041-0002');
     });
 
+    // SQLite answers in this process, where a statement costs no round trip.
+    if (databaseKind() === 'postgres') {
+      it('writes an approval as one statement after two reads, the number filled into its audit entry and mail', async () => {
+        const staff = await staffAt('2043-03-03T08:00:00.000Z');
+        const requestId = await one({ samples: ['A', 'B'], tests: ['eColi', 'dog'] });
+        const statements: string[] = [];
+        const onQuery = (q: { sql: string }) => statements.push(q.sql);
+        app.db.on('query', onQuery);
+        try {
+          expect((await staff.http.put(`/requests/approve/${requestId}`)).body.controlNumber).toBe('2043-0001');
+        } finally {
+          app.db.removeListener('query', onQuery);
+        }
+        // Besides the session's read (the outbox worker may also claim the mail meanwhile).
+        const approval = statements.filter((sql) => !/\b(sessions|outbox)\b/.test(sql) || /insert into "outbox"/.test(sql));
+        expect(approval).toHaveLength(3);
+        expect(approval[2]).toMatch(/^with n as \(insert into "control_number_counters".*update "requests".*insert into "analyses".*insert into "audit_log".*insert into "outbox"/);
+        expect(approval.some((sql) => /^(begin|commit)/i.test(sql))).toBe(false);
+        const audit = await app.db('audit_log').where({ request_id: requestId, action: 'request.approve' }).first('details');
+        expect(JSON.parse(audit.details).after).toEqual({ status: 'FOR_TESTING', controlNumber: '2043-0001' });
+        const [mail] = await app.db('outbox').where('request_id', requestId).select('subject', 'text_body', 'html_body', 'state');
+        expect(mail.subject).toContain('2043-0001');
+        expect(`${mail.subject} ${mail.text_body} ${mail.html_body}`).not.toContain('~control-number');
+        expect(Number((await app.db('analyses').where('request_id', requestId).count({ n: '*' }))[0].n)).toBe(4);
+      });
+    }
+
+    // A transaction held open on PostgreSQL's connection pool: SQLite's one writer would wait for it.
+    if (databaseKind() === 'postgres') {
+      it('an approval that finds the request rejected meanwhile takes no number and writes nothing', async () => {
+        const staff = await staffAt('2044-04-04T08:00:00.000Z');
+        const requestId = await one({ samples: ['A'] });
+        // The rejection holds the request's row while the approval, which read it still pending, waits.
+        const rejecting = await app.db.transaction();
+        await rejecting('requests').where('id', requestId).update({ status: 'REJECTED' });
+        const approving = staff.http.put(`/requests/approve/${requestId}`);
+        const waiting = async () => (await app.db.raw("select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like 'with n as%'")).rows[0].n > 0;
+        for (let i = 0; i < 200 && !(await waiting()); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+        await rejecting.commit();
+        const res = await approving;
+        expect(res.status).toBe(409);
+        expect(res.body.message).toBe('Cannot approve a request that is REJECTED; only a request that is PENDING REVIEW can be.');
+        expect(await app.db('control_number_counters').where('year', 2044).first()).toBeUndefined();
+        expect(await app.db('analyses').where('request_id', requestId).pluck('id')).toEqual([]);
+        expect(await app.db('audit_log').where({ request_id: requestId, action: 'request.approve' }).pluck('id')).toEqual([]);
+        expect(await app.db('outbox').where('request_id', requestId).pluck('id')).toEqual([]);
+      });
+    }
+
     it('keeps every digit of a number past 9,999', async () => {
       const staff = await staffAt('2042-06-01T08:00:00.000Z');
       await app.db('control_number_counters').insert({ year: 2042, last_value: 9998 });
