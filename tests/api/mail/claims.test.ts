@@ -1,0 +1,44 @@
+// The outbox's claims on the real database: workers claiming at once share the due mails out, each
+// to one of them, and only the holder of a claim marks its mail sent (with the request's audit entry).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRequests } from '../../../fixtures/requests.js';
+import { migrateLatest } from '../../../server/db/migrate.js';
+import { claimDueMail, markMailSent, queueMail } from '../../../server/db/outbox.js';
+import { createClientAccount } from '../../../server/services/clients.js';
+import { createTestDatabase, databaseKind, type TestDatabase } from '../../helpers/testDatabase.js';
+import { TestClock } from '../../helpers/testClock.js';
+
+describe(`outbox claims (${databaseKind()})`, () => {
+  // No app and so no outbox worker: the test claims the mail itself.
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await migrateLatest(database.db);
+  });
+  afterAll(() => database?.drop());
+
+  it('gives each due mail to one of the workers claiming at once, and lets only the claim holder mark it sent', async () => {
+    const db = database.db;
+    const client = await createClientAccount(db, new TestClock(), { email: 'buyer@example.test', username: 'buyer', password: 'x', passwordHash: 'none', firstName: 'B', lastName: 'Uyer', contactNumber: '639171234567', verified: true }, { companyName: 'Acme', ltoNo: 'LTO-1', classification: 'Importer' });
+    const [{ requestId }] = await insertRequests(db, [{ clientUserId: client.id, tests: ['eColi'] }]);
+    await db.transaction(async (trx) => {
+      for (let i = 0; i < 6; i += 1) await queueMail(trx, { to: `m${i}@example.test`, subject: `Mail ${i}`, text: 'Hello', html: '<p>Hello</p>' }, { requestId, actorUserId: client.id });
+    });
+
+    const [first, second] = await Promise.all([claimDueMail(db, 'a', 4, 60_000), claimDueMail(db, 'b', 4, 60_000)]);
+    const ids = [...first, ...second].map((m) => m.id);
+    expect(new Set(ids).size).toBe(6);
+    expect(ids).toHaveLength(6);
+    expect(await claimDueMail(db, 'c', 4, 60_000)).toEqual([]);
+
+    // One claim token is not the holder's (its lease lapsed and another worker took the mail).
+    const [stale, ...held] = first;
+    await markMailSent(db, [{ ...stale, claim: 'someone else' }, ...held]);
+    const states = await db('outbox').whereIn('id', first.map((m) => m.id)).orderBy('id').pluck('state');
+    expect(states).toEqual(first.map((m) => (m === stale ? 'pending' : 'sent')));
+    const audited = await db('audit_log').where({ request_id: requestId, action: 'mail.sent' }).orderBy('id').pluck('details');
+    expect(audited.map((d: string) => JSON.parse(d).to)).toEqual(held.map((m) => m.to));
+    const blanked = await db('outbox').whereIn('id', held.map((m) => m.id)).select('text_body', 'html_body', 'claimed_by', 'attempts');
+    expect(blanked.every((r) => r.text_body === '' && r.html_body === '' && r.claimed_by === null && Number(r.attempts) === 1)).toBe(true);
+  });
+});
