@@ -45,8 +45,9 @@ export const takesNumbersAtOnce = (db: Knex): boolean => isPostgres(db);
 
 /**
  * PostgreSQL: one statement, committing itself, that takes the year's next number, runs `move` (a
- * guarded UPDATE of one request) with `values` and that number, runs `statements`, and inserts
- * `rows` with CONTROL_NUMBER_MARK in their values replaced by the number; answers the number.
+ * guarded UPDATE of one request) with `values` and that number, runs `statements` (none with a WITH
+ * of its own: they become clauses of this one), and inserts `rows` with CONTROL_NUMBER_MARK in
+ * their values replaced by the number; answers the number.
  * Approvals everywhere wait for the counter row only while this statement runs and commits, never
  * for a round trip to a busy server, which was most of that wait (docs/labctl.md, Probes of 27
  * November). When the move finds the request changed, the statement fails on purpose (a division by

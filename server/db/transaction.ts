@@ -116,9 +116,10 @@ export function inShortWrite<T>(db: Knex | Knex.Transaction, work: (trx: Knex.Tr
 
 /**
  * Inserts `row` into `table` together with `rowsOf(id)`, the statements that need its new id, all
- * or nothing, and answers its id and the rows the last of those returns. With `drawnId` (the id drawn by an
- * earlier read: sql.ts drawnId, PostgreSQL) the whole goes as one statement in autocommit
- * (runTogether); without it the row is inserted first for its id, in a short write with the rest.
+ * or nothing, and answers its id and the rows the last of those returns. With `drawnId` (the id
+ * drawn by an earlier read: sql.ts drawnId, PostgreSQL) the whole goes as one statement in
+ * autocommit (runTogether); without it the row is inserted first for its id, in a short write with
+ * the rest.
  */
 export async function insertWithRows<Row>(
   db: Knex,
