@@ -81,7 +81,7 @@ async function drain(db: Knex, queue: { items: Queued[]; draining: boolean }): P
             await nextTurn();
           }
           try {
-            outcomes.push({ ok: true, value: await trx.transaction((savepoint) => item.work(savepoint)) });
+            outcomes.push({ ok: true, value: await inSavepoint(trx, item.work) });
           } catch (error) {
             outcomes.push({ ok: false, error });
           }
@@ -101,6 +101,24 @@ async function drain(db: Knex, queue: { items: Queued[]; draining: boolean }): P
     });
   }
   queue.draining = false;
+}
+
+/**
+ * Runs `work` on `trx` inside a savepoint: when it fails, only its own writes are rolled back. Not
+ * knex's nested transaction, which builds a whole knex instance (with every query method) for each
+ * savepoint, and every write of a batch has one.
+ */
+async function inSavepoint<T>(trx: Knex.Transaction, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  await trx.raw('SAVEPOINT batched_write');
+  try {
+    const value = await work(trx);
+    await trx.raw('RELEASE batched_write');
+    return value;
+  } catch (error) {
+    await trx.raw('ROLLBACK TO batched_write');
+    await trx.raw('RELEASE batched_write');
+    throw error;
+  }
 }
 
 /**
