@@ -7,7 +7,7 @@ import type { Clock } from '../../clock.js';
 import { inShortWrite } from '../../db/transaction.js';
 import { enteredResultRow, judgedOf, JUDGED_COLUMNS, type JudgedRow } from '../../db/analyses.js';
 import { countChanges, countsOfRows } from '../../db/reportCounts.js';
-import { progressAfterResults } from '../../db/requestProgress.js';
+import { progressAfterResults, resultProgressRows } from '../../db/requestProgress.js';
 import { inChunks, lockForUpdate, runTogether, selectArrays, slices, updateJsonRows, type Statement } from '../../db/sql.js';
 import { findAnalyte, type Group } from '../../domain/catalog.js';
 import { can, type Actor } from '../../domain/policies.js';
@@ -258,11 +258,15 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
   await updateJsonRows(trx, 'analyses', ANALYSIS_KEY, ENTERED_RESULT_COLUMNS, rows);
   // Every write from here depends only on what was read above: they go as one statement (runTogether).
   const writes: Statement[] = countChanges(trx, countedBefore, countsOfRows(rows));
+  const changesByRequest = groupBy(changes, (c) => c.analysis.requestId);
+  const analysesByRequest = groupBy(analyses, (a) => a.requestId);
+  // The queues' progress rows as they stood, before the analyses below take what was written.
+  const progressBefore = resultProgressRows(
+    [...changesByRequest.keys()].map((id) => ({ id, status: requests.get(id)!.status, analyses: analysesByRequest.get(id) ?? [] })),
+  );
   changes.forEach((c, i) => Object.assign(c.analysis, c.after, { reportMonth: rows[i].report_month, enteredAt: rows[i].entered_at }));
 
   // New statuses from the completeness of every analysis of each changed request.
-  const changesByRequest = groupBy(changes, (c) => c.analysis.requestId);
-  const analysesByRequest = groupBy(analyses, (a) => a.requestId);
   const moved = new Map<RequestStatus, number[]>();
   const audit: AuditEntry[] = [];
   const progress: Array<{ id: number; status: RequestStatus; analyses: Written[] }> = [];
@@ -291,7 +295,7 @@ export async function writeResults(trx: Knex.Transaction, options: WriteResultsO
   for (const [status, ids] of moved) {
     writes.push(...slices(ids).map((chunk) => trx('requests').whereIn('id', chunk).update({ status, updated_at: now })));
   }
-  await runTogether(trx, [...writes, ...progressAfterResults(trx, progress), ...auditInserts(trx, clock, audit)]);
+  await runTogether(trx, [...writes, ...progressAfterResults(trx, progress, progressBefore), ...auditInserts(trx, clock, audit)]);
   return {
     changed: changes.length,
     analyses,
