@@ -12,7 +12,7 @@ import { createLogger } from '../../server/logger.js';
 import { createMailer } from '../../server/mail/mailer.js';
 import { startOutboxWorker } from '../../server/mail/outboxWorker.js';
 import { createClientAccount } from '../../server/services/clients.js';
-import { hashPassword } from '../../server/services/secrets.js';
+import { hashPassword, PASSWORD_HASH_COST } from '../../server/services/secrets.js';
 import { createSession } from '../../server/services/sessions.js';
 import { createUser, type User } from '../../server/services/users.js';
 import type { Role } from '../../server/domain/roles.js';
@@ -59,7 +59,14 @@ export interface UserSeed {
 export const TEST_PASSWORD = 'correct horse battery';
 
 let sequence = 0;
-/** TEST_PASSWORD hashed once per test process: every test user shares it (real scrypt, one salt). */
+/**
+ * TEST_PASSWORD hashed once per test process: every test user shares it (real scrypt, one salt), at
+ * a sixteenth of the product's cost. A login checks a hash at the cost it was made with, so the
+ * suites' hundreds of logins (the rate-limit tests alone make more than two hundred) each take about
+ * 3 ms of scrypt instead of 48: at the product's cost they were a quarter of an API suite's CPU.
+ * Accounts registered through the API are hashed at the product's cost (accounts/registration.test.ts).
+ */
+const TEST_HASH_COST = { ...PASSWORD_HASH_COST, N: PASSWORD_HASH_COST.N / 16 };
 let testPasswordHash: Promise<string> | undefined;
 
 export interface TestAppOptions {
@@ -106,7 +113,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
       classification: 'Importer',
       ...overrides,
     };
-    const passwordHash = seed.password === TEST_PASSWORD ? await (testPasswordHash ??= hashPassword(TEST_PASSWORD)) : undefined;
+    const passwordHash = seed.password === TEST_PASSWORD ? await (testPasswordHash ??= hashPassword(TEST_PASSWORD, TEST_HASH_COST)) : undefined;
     const user = { ...seed, passwordHash, contactNumber: '639171234567', verified: true };
     return role === 'client'
       ? createClientAccount(database.db, clock, user, seed)
