@@ -190,11 +190,14 @@ test.describe('the work bench at volume', () => {
     // No alert or confirm may open; the browser's beforeunload question is answered as `unload` says.
     const dialogs: string[] = [];
     const native: string[] = [];
+    // The browser's answers to those questions. The reload waits for the closing's answer: sent while
+    // that question may still be open, it once never loaded (a loaded machine, 7 minutes).
+    const answered: Promise<void>[] = [];
     let unload: 'stay' | 'leave' = 'stay';
     page.on('dialog', (d) => {
       if (d.type() !== 'beforeunload') return void dialogs.push(d.message()), void d.dismiss();
       native.push(d.type());
-      void (unload === 'stay' ? d.dismiss() : d.accept());
+      answered.push(unload === 'stay' ? d.dismiss() : d.accept());
     });
     const { userId } = await signInAs(page, lab, lab.demo.microbiotester);
     await page.goto(`/home/microbiotester/${userId}`);
@@ -247,6 +250,7 @@ test.describe('the work bench at volume', () => {
     // Closing the tab and reloading get the browser's own question (the only one allowed there).
     await page.close({ runBeforeUnload: true });
     await expect.poll(() => native).toEqual(['beforeunload']);
+    await Promise.all(answered);
     expect(page.isClosed()).toBe(false);
     unload = 'leave';
     await page.reload();
