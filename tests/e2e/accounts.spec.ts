@@ -3,9 +3,9 @@
  * password and code, the forgotten-password flow, and the alerts and redirects on the way.
  * Each journey makes its own account, so the demo accounts other specs use keep their passwords.
  */
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Dialog, Page } from '@playwright/test';
 import { signIn } from './auth.js';
+import { expectNoAxeViolations } from './checks.js';
 import { expect, extractCode, test, type Lab } from './fixtures.js';
 
 const PASSWORD = 'a long passphrase';
@@ -220,8 +220,6 @@ test('the account forms have no serious accessibility violations', async ({ page
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     if (path === '/register') await page.getByLabel('Client Classification').selectOption('Others');
-    const results = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${path} ${v.id}: ${v.help}`)).toEqual([]);
+    await expectNoAxeViolations(page, { atLeast: 'serious', wholePage: true });
   }
 });
