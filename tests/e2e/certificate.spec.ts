@@ -6,18 +6,12 @@
  * withdraw the amended one and its verification says withdrawn. The client's company address, set on
  * the submission page, is printed; no sample receipt was recorded, and the certificate says so.
  */
-import type { Browser, Page } from '@playwright/test';
 import { pdfText } from '../helpers/pdfText.js';
 import { signInAs } from './auth.js';
 import { expectNoAxeViolations } from './checks.js';
-import { expect, test, type Lab } from './fixtures.js';
-import { pageNotice, recordDialogs } from './flows.js';
+import { expect, test } from './fixtures.js';
+import { newBrowser, pageNotice, recordDialogs } from './flows.js';
 import { seedRequests } from './serverDb.js';
-
-async function newBrowser(browser: Browser, lab: Lab): Promise<{ page: Page; close: () => Promise<void> }> {
-  const context = await browser.newContext({ baseURL: lab.baseURL, acceptDownloads: true });
-  return { page: await context.newPage(), close: () => context.close() };
-}
 
 test('a signed release gives the client a verifiable certificate, and an amendment replaces it', async ({ page, lab, browser }) => {
   // A whole journey through three browsers, like journey.spec.ts.

@@ -6,12 +6,17 @@ import type { Browser, Locator, Page } from '@playwright/test';
 import { signInAs, type SignedIn } from './auth.js';
 import { expect, type DemoRole, type Lab } from './fixtures.js';
 
+/** A second browser (its own cookies, downloads accepted), not signed in. */
+export async function newBrowser(browser: Browser, lab: Lab): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext({ baseURL: lab.baseURL, acceptDownloads: true });
+  return { page: await context.newPage(), close: () => context.close() };
+}
+
 /** A second browser (its own cookies) signed in as a demo account. */
 export async function otherBrowser(browser: Browser, lab: Lab, role: DemoRole): Promise<{ page: Page; user: SignedIn; close: () => Promise<void> }> {
-  const context = await browser.newContext({ baseURL: lab.baseURL });
-  const page = await context.newPage();
-  const user = await signInAs(page, lab, lab.demo[role]);
-  return { page, user, close: () => context.close() };
+  const other = await newBrowser(browser, lab);
+  const user = await signInAs(other.page, lab, lab.demo[role]);
+  return { ...other, user };
 }
 
 /** In the open reject dialog (named `title`, e.g. 'Reject 2026-0012?'), types the reason and confirms. */

@@ -7,20 +7,15 @@
  * conformity. And the staff form names every problem beside its field, then the server's refusal of
  * overlapping dates; the decision rule is chosen on the same screen.
  */
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { analytesOfGroup } from '../../server/domain/catalog.js';
 import { conformityOf, type NonConformityReport } from '../../server/domain/conformityReport.js';
 import { pdfText } from '../helpers/pdfText.js';
 import { signInAs } from './auth.js';
 import { expectNoAxeViolations, expectNoHorizontalScroll } from './checks.js';
-import { expect, test, type Lab } from './fixtures.js';
-import { expectRemark, forTestingRow, pageNotice, recordDialogs, remarkButton, signRelease } from './flows.js';
+import { expect, test } from './fixtures.js';
+import { expectRemark, forTestingRow, newBrowser, pageNotice, recordDialogs, remarkButton, signRelease } from './flows.js';
 import { seedRequests } from './serverDb.js';
-
-async function newBrowser(browser: Browser, lab: Lab): Promise<{ page: Page; close: () => Promise<void> }> {
-  const context = await browser.newContext({ baseURL: lab.baseURL, acceptDownloads: true });
-  return { page: await context.newPage(), close: () => context.close() };
-}
 
 /** This month (a result saved without an analysis date counts in the month it was saved) and its year. */
 const month = new Date().toISOString().slice(0, 7);
