@@ -30,7 +30,7 @@ export async function expectNoAxeViolations(page: Page, { atLeast, wholePage = f
   const { violations } = await (wholePage ? axe : axe.include('main')).analyze();
   // A violation without a known impact always counts.
   const counted = violations.filter((v) => !atLeast || IMPACTS.indexOf(v.impact ?? 'critical') >= IMPACTS.indexOf(atLeast));
-  expect(counted.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`)).toEqual([]);
+  expect(counted.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`), `axe on ${page.url()}`).toEqual([]);
 }
 
 /** No serious axe violation at 1280 wide, nor at a phone's 390 (where nothing may be wider than the screen); back to 1280. */
