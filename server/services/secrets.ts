@@ -33,7 +33,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return crypto.timingSafeEqual(actual, expected);
 }
 
-export const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+// One call, not a Hash object: a session token is hashed on every API call.
+export const sha256 = (text: string) => crypto.hash('sha256', text, 'hex');
 
 export const keyedHash = (key: string, text: string) => crypto.createHmac('sha256', key).update(text).digest('hex');
 

@@ -35,36 +35,53 @@ interface SessionRow extends Omit<UserRow, 'password_hash'> {
   expires_at: string;
 }
 
-/** The session row with its user, as read; cached while sessions and people are unchanged. */
-async function sessionRow(db: Knex, token: string, cache?: ReadCache): Promise<SessionRow | undefined> {
-  const key = `session:${sha256(token)}`;
+/** A session as every call checks it: its times as numbers and its user built once, not per call. */
+interface Session {
+  id: number;
+  lastSeenMs: number;
+  expiresMs: number;
+  user: Readonly<User>;
+}
+
+const sessionOf = (row: SessionRow): Session => ({
+  id: row.session_id,
+  lastSeenMs: Date.parse(row.last_seen_at),
+  expiresMs: Date.parse(row.expires_at),
+  user: Object.freeze(toUser(row)),
+});
+
+/** The session with its user, as read; cached while sessions and people are unchanged. */
+async function sessionFor(db: Knex, token: string, cache?: ReadCache): Promise<Session | undefined> {
+  const tokenHash = sha256(token);
+  const key = `session:${tokenHash}`;
   const versions = await cache?.versions();
-  const cached = versions && cache!.get<SessionRow>(key, versions);
+  const cached = versions && cache!.get<Session>(key, versions);
   if (cached) return cached;
   const row: SessionRow | undefined = await db('sessions as s')
     .join('users as u', 'u.id', 's.user_id')
-    .where('s.token_hash', sha256(token))
+    .where('s.token_hash', tokenHash)
     .first(['s.id as session_id', 's.last_seen_at', 's.expires_at', ...USER_COLUMNS.map((c) => `u.${c}`)]);
-  if (row && versions) cache!.set(key, SESSION_DATA, versions, row, 1024);
-  return row;
+  if (!row) return undefined;
+  const session = sessionOf(row);
+  if (versions) cache!.set(key, SESSION_DATA, versions, session, 1024);
+  return session;
 }
 
 /** The active user of a session token, or undefined when the session is unknown, expired or the user inactive. */
 export async function resolveSession(db: Knex, clock: Clock, policy: SessionPolicy, token: string, cache?: ReadCache): Promise<User | undefined> {
-  const row = await sessionRow(db, token, cache);
-  if (!row) return undefined;
-  const now = clock.now();
-  const idleDeadline = new Date(row.last_seen_at).getTime() + minutes(policy.idleMinutes);
-  if (now.getTime() >= idleDeadline || now.toISOString() >= row.expires_at || row.deletion_status !== 'ACTIVE') {
-    await db('sessions').where({ id: row.session_id }).delete();
+  const session = await sessionFor(db, token, cache);
+  if (!session) return undefined;
+  const now = clock.now().getTime();
+  if (now >= session.lastSeenMs + minutes(policy.idleMinutes) || now >= session.expiresMs || session.user.deletionStatus !== 'ACTIVE') {
+    await db('sessions').where({ id: session.id }).delete();
     return undefined;
   }
-  // The update moves the sessions version, which makes the cached row stale: the next call reads the
-  // new time. It moves no data version, so no answer goes stale.
-  if (now.getTime() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) {
-    await db('sessions').where({ id: row.session_id }).update({ last_seen_at: now.toISOString() });
+  // The update moves the sessions version, which makes the cached session stale: the next call reads
+  // the new time. It moves no data version, so no answer goes stale.
+  if (now - session.lastSeenMs > TOUCH_EVERY_MS) {
+    await db('sessions').where({ id: session.id }).update({ last_seen_at: new Date(now).toISOString() });
   }
-  return toUser(row);
+  return session.user;
 }
 
 export async function endSession(db: Knex, token: string): Promise<void> {

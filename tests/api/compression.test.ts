@@ -69,6 +69,11 @@ describe(`compressed answers (${databaseKind()})`, () => {
       expect(res.headers['content-type']).toContain('application/json');
       expect(res.raw.length).toBeLessThan(plain.raw.length / 3);
       expect(JSON.parse(decoded(res))).toEqual(JSON.parse(decoded(plain)));
+      // The same call again is answered from the read cache: the same bytes, saying the same.
+      const again = await rawGet(app.url + report, { cookie, 'accept-encoding': accept });
+      expect(again.headers['content-encoding']).toBe(encoding);
+      expect(again.headers.vary).toMatch(/accept-encoding/i);
+      expect(again.raw.equals(res.raw)).toBe(true);
     });
 
     it('comes plain to a client that accepts no encoding, still saying it varies', async () => {

@@ -14,6 +14,8 @@ import type { User } from '../../services/users.js';
 
 type Encoding = 'br' | 'gzip' | 'identity';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 interface Answer {
   body: Buffer;
   encoding: Encoding;
@@ -71,12 +73,12 @@ function lookupOf(ctx: ParameterizedContext<AppState>, clock: AppDeps['clock']):
   const user = ctx.state.user;
   if (!user || ctx.method !== 'GET') return undefined;
   const accepted = acceptedEncoding(ctx);
-  // The day is part of the key: a default such as the report's year follows the clock.
-  return { key: `answer:${readerOf(user)}:${accepted}:${clock.now().toISOString().slice(0, 10)}:${ctx.url}`, accepted };
+  // The day (UTC) is part of the key: a default such as the report's year follows the clock.
+  return { key: `answer:${readerOf(user)}:${accepted}:${Math.floor(clock.now().getTime() / DAY_MS)}:${ctx.url}`, accepted };
 }
 
+// Vary: Accept-Encoding is on every answer already: koa-compress, mounted before these, sets it.
 function send(ctx: ParameterizedContext<AppState>, answer: Answer): void {
-  ctx.vary('Accept-Encoding');
   ctx.set('Content-Type', 'application/json; charset=utf-8');
   for (const [name, value] of answer.headers) ctx.set(name, value);
   if (answer.encoding !== 'identity') ctx.set('Content-Encoding', answer.encoding);

@@ -34,12 +34,16 @@ function decodedPath(path: string): string | undefined {
   }
 }
 
+// A query of printable ASCII without escapes: every name and value parsed from it is well-formed text.
+const PLAIN_QUERY = /^[\x20-\x24\x26-\x7e]*$/;
+
 /**
  * Refuses text that is not well-formed (server/domain/wellFormedText.ts) anywhere in the path, the
  * query or the body, once at the edge for every call, with a 400 naming the field, before any route,
  * service or database sees it, so both databases answer alike. Bytes that are not UTF-8 arrive as
  * U+FFFD (Node's body and query decoding), which is refused with the rest; a path whose escapes do
- * not decode to UTF-8 is refused too. The cost is one walk of the parsed input.
+ * not decode to UTF-8 is refused too. The cost is one walk of the parsed input; a plain query (the
+ * screens' own) is not even parsed here.
  */
 export function refuseIllFormedText(): Middleware {
   return async (ctx, next) => {
@@ -47,7 +51,7 @@ export function refuseIllFormedText(): Middleware {
     const problem =
       path === undefined
         ? 'The path contains an escape (%..) that is broken or does not decode to UTF-8 text.'
-        : (textProblem('The path', path) ?? firstProblem(ctx.query, '') ?? firstProblem(ctx.request.body, ''));
+        : (textProblem('The path', path) ?? (PLAIN_QUERY.test(ctx.querystring) ? undefined : firstProblem(ctx.query, '')) ?? firstProblem(ctx.request.body, ''));
     if (problem) throw badRequest(problem);
     await next();
   };
