@@ -5,6 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, startTestApp, type TestApp, type TestPortal } from '../helpers/testApp.js';
 import { databaseKind } from '../helpers/testDatabase.js';
+import { insertRequests } from '../../fixtures/requests.js';
 
 interface RawResponse {
   status: number;
@@ -91,6 +92,29 @@ describe(`compressed answers (${databaseKind()})`, () => {
       expect(res.status).toBe(401);
       expect(res.headers['content-encoding']).toBeUndefined();
       expect(JSON.parse(res.raw.toString('utf8')).message).toEqual(expect.any(String));
+    });
+  });
+
+  describe('a work queue polled often (pending, 40 requests)', () => {
+    const pending = '/requests/queue/pending?limit=50';
+
+    beforeAll(async () => {
+      const client = await app.createUser('client');
+      await insertRequests(app.db, Array.from({ length: 40 }, () => ({ clientUserId: client.id, tests: ['eColi', 'betaLactams'] })));
+    });
+
+    it('is sent smaller once it has been sent often, the same JSON (compressed again at the best quality)', async () => {
+      const first = await rawGet(app.url + pending, { cookie, 'accept-encoding': 'br' });
+      expect(first.headers['content-encoding']).toBe('br');
+      let later = first;
+      // A tenth as many sends as the answer has bytes of JSON (cachedRead.ts), and the time to compress it.
+      for (let sends = 0; later.raw.length >= first.raw.length && sends < 5000; sends += 1) {
+        later = await rawGet(app.url + pending, { cookie, 'accept-encoding': 'br' });
+      }
+      expect(later.headers['content-encoding']).toBe('br');
+      expect(later.raw.length).toBeLessThan(first.raw.length);
+      expect(decoded(later)).toBe(decoded(first));
+      expect(JSON.parse(decoded(later))).toHaveLength(40);
     });
   });
 
