@@ -1,5 +1,8 @@
 // Calendar dates as every payload, CSV file and screen writes them: YYYY-MM-DD. Pure.
 
+/** A day in milliseconds (UTC days: no daylight saving). */
+export const DAY_MS = 86_400_000;
+
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 let lastIsoDate: string | undefined;
 

@@ -5,6 +5,7 @@ import { disciplineOfFamily, FAMILIES, FAMILY_LABELS, type Family } from './cata
 import { csvLines, inertText } from './csv.js';
 import type { RequestStatus } from './requestStatus.js';
 import type { Discipline } from './roles.js';
+import { DAY_MS } from './dates.js';
 
 /** Statuses still waiting on the laboratory. */
 export const OPEN_REQUEST_STATUSES: readonly RequestStatus[] = ['PENDING_REVIEW', 'FOR_TESTING', 'FOR_RELEASE'];
@@ -88,7 +89,6 @@ export interface UrgencyCursor {
   id: number;
 }
 
-const DAY_MS = 86_400_000;
 const dayNumber = (ymd: string) => Math.floor(Date.parse(`${ymd.slice(0, 10)}T00:00:00Z`) / DAY_MS);
 
 /** Whole calendar days from the submission's day to `today`. */

@@ -10,6 +10,7 @@ import { openChangeCounter, type ChangeCounter, type ChangeCounterOptions } from
 import { DAY_OF_READ, EARLIER_AFTER_DAYS, earlierStatusKind, stampOf, statusKind, type ChangeKind, type Versions } from '../db/changeVersions.js';
 import type { QueueSort } from '../domain/queue.js';
 import type { RequestStatus } from '../domain/requestStatus.js';
+import { DAY_MS } from '../domain/dates.js';
 
 export { stampOf, type ChangeKind, type Versions } from '../db/changeVersions.js';
 
@@ -36,8 +37,6 @@ export const ANY_DATA: readonly ChangeKind[] = ['data'];
 export const SESSION_DATA: readonly ChangeKind[] = ['sessions', 'people'];
 /** What a list of requests in `statuses` depends on: those requests and their rows, and the people it names. */
 export const requestsIn = (statuses: readonly RequestStatus[]): readonly ChangeKind[] => [...statuses.map(statusKind), 'people'];
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * What a page of a list of requests in `statuses` depends on, once computed at `versions`. A page in

@@ -11,10 +11,9 @@ import { BEST_BROTLI_OPTIONS, cachedBrotliOptions, COMPRESS_FROM_BYTES } from '.
 import type { AppDeps, AppState } from '../context.js';
 import { ANY_DATA, stampOf, type ChangeKind } from '../../services/readCache.js';
 import type { User } from '../../services/users.js';
+import { DAY_MS } from '../../domain/dates.js';
 
 type Encoding = 'br' | 'gzip' | 'identity';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 interface Answer {
   body: Buffer;
