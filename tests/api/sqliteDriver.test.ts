@@ -66,7 +66,8 @@ describe('SQLite client', () => {
     const { ticks, settledWhileLocked } = await ticksWhile(() => db('notes').insert({ body: 'single statement' }), lock.commit);
     expect(settledWhileLocked).toBe(false);
     // A 10 ms timer over a 300 ms wait: SQLite's own busy wait would have let it run once at most.
-    expect(ticks).toBeGreaterThanOrEqual(5);
+    // (About 13 times on an idle machine; at least 3 in a full `npm test` on two loaded cores.)
+    expect(ticks).toBeGreaterThanOrEqual(2);
     expect(await db('notes').orderBy('id').pluck('body')).toEqual(['from the other process 1', 'single statement']);
   });
 
@@ -79,7 +80,7 @@ describe('SQLite client', () => {
       });
     const { ticks, settledWhileLocked } = await ticksWhile(work, lock.commit);
     expect(settledWhileLocked).toBe(false);
-    expect(ticks).toBeGreaterThanOrEqual(5);
+    expect(ticks).toBeGreaterThanOrEqual(2);
     // The transaction began after the other commit, so it counted that row too.
     expect(await db('notes').orderBy('id').pluck('body')).toContain(`after ${3}`);
   });
