@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { slices } from './sql.js';
 
 /** What the outbox stores of a message (the shape of the mail module's MailMessage). */
 export interface OutboxMessage {
@@ -150,31 +151,30 @@ export async function claimDueMail(db: Knex, worker: string, limit: number, leas
 
 /**
  * Marks claimed mails sent. The bodies are blanked: they may hold a one-time code, which the
- * database otherwise keeps only hashed. Only the holder of the claim may do it.
+ * database otherwise keeps only hashed. Only the holder of the claim may do it. One commit, and a
+ * statement per claim and one for the audit entries, for the mails of a pass: on SQLite a commit is
+ * an fsync, and the server's calls wait for its one connection.
  */
 export async function markMailSent(db: Knex, mails: readonly ClaimedMail[], at: Date = new Date()): Promise<void> {
   const now = at.toISOString();
-  // One commit for the mails of a pass: on SQLite a commit is an fsync, and the server's calls wait for its one connection.
   await db.transaction(async (trx) => {
-    for (const mail of mails) await markOneSent(trx, mail, now);
+    const marked = new Set<number>();
+    for (const claim of new Set(mails.map((m) => m.claim))) {
+      for (const chunk of slices(mails.filter((m) => m.claim === claim))) {
+        const rows: Array<{ id: number | string }> = await trx('outbox')
+          .whereIn('id', chunk.map((m) => m.id))
+          .where('claimed_by', claim)
+          .update({ state: 'sent', attempts: trx.raw('attempts + 1'), sent_at: now, text_body: '', html_body: '', demo_hint: null, claimed_by: null, claimed_until_ms: 0 })
+          .returning('id');
+        for (const row of rows) marked.add(Number(row.id));
+      }
+    }
+    // The request's timeline shows the mail once it really went out (the audit row of services/audit.ts).
+    const audited = mails.flatMap((m) => (marked.has(m.id) && m.origin ? [{
+      at: now, actor_user_id: m.origin.actorUserId, action: 'mail.sent', request_id: m.origin.requestId, details: JSON.stringify({ to: m.to, subject: m.subject }), ip: null,
+    }] : []));
+    for (const chunk of slices(audited)) await trx('audit_log').insert(chunk);
   });
-}
-
-async function markOneSent(trx: Knex.Transaction, mail: ClaimedMail, now: string): Promise<void> {
-  const marked = await trx('outbox')
-    .where({ id: mail.id, claimed_by: mail.claim })
-    .update({ state: 'sent', attempts: mail.attempts + 1, sent_at: now, text_body: '', html_body: '', demo_hint: null, claimed_by: null, claimed_until_ms: 0 });
-  // The request's timeline shows the mail once it really went out (the audit row of services/audit.ts).
-  if (marked > 0 && mail.origin) {
-    await trx('audit_log').insert({
-      at: now,
-      actor_user_id: mail.origin.actorUserId,
-      action: 'mail.sent',
-      request_id: mail.origin.requestId,
-      details: JSON.stringify({ to: mail.to, subject: mail.subject }),
-      ip: null,
-    });
-  }
 }
 
 /** Records a failed attempt: tried again at `retryAtMs`, or given up (state failed) when null. */
