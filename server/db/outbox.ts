@@ -169,13 +169,15 @@ export async function markMailSent(db: Knex, mails: readonly ClaimedMail[], at: 
         for (const row of rows) marked.add(Number(row.id));
       }
     }
-    // The request's timeline shows the mail once it really went out (the audit row of services/audit.ts).
-    const audited = mails.flatMap((m) => (marked.has(m.id) && m.origin ? [{
-      at: now, actor_user_id: m.origin.actorUserId, action: 'mail.sent', request_id: m.origin.requestId, details: JSON.stringify({ to: m.to, subject: m.subject }), ip: null,
-    }] : []));
+    const audited = mails.flatMap((m) => (m.origin && marked.has(m.id) ? [mailSentRow(m, m.origin, now)] : []));
     for (const chunk of slices(audited)) await trx('audit_log').insert(chunk);
   });
 }
+
+/** The audit row that shows a request's mail on its timeline once it really went out (services/audit.ts). */
+const mailSentRow = (mail: ClaimedMail, origin: MailOrigin, at: string) => ({
+  at, actor_user_id: origin.actorUserId, action: 'mail.sent', request_id: origin.requestId, details: JSON.stringify({ to: mail.to, subject: mail.subject }), ip: null,
+});
 
 /** Records a failed attempt: tried again at `retryAtMs`, or given up (state failed) when null. */
 export async function markMailFailed(db: Knex, mail: ClaimedMail, error: string, retryAtMs: number | null): Promise<void> {
