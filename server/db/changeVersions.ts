@@ -7,9 +7,11 @@
 // write to a request in that status or to a row of one (samples, analyses, ...), before or after the
 // write, so a work queue of one status is computed again only when a request of its status changed;
 // 'status:<STATUS>:earlier', moved as well when that request was submitted before the window of
-// recent work (EARLIER_AFTER_DAYS before the day of the write, in UTC), so a page of a list sorted
-// oldest first that ends before the window depends only on these and stays valid while the day's
-// work lands on recent requests (services/readCache.ts pageKinds);
+// recent work (14 days before the day of the write, in UTC), and the same for the wider windows of
+// EARLIER_WINDOWS (90 and 365 days), so a page of a list sorted oldest first that ends before a
+// window depends only on that window's versions and stays valid while the day's work lands on
+// requests within it (services/readCache.ts pageKinds): a queue's oldest page is kept while testers
+// work on last month's requests, not only on this fortnight's;
 // 'people', moved by users and clients; and 'sessions'. Session bookkeeping (the last-seen touch each
 // signed-in user makes every minute), rate-limit counters, one-time codes, the mail outbox and
 // settings move only 'sessions' or nothing, so they never make other users' answers stale.
@@ -27,23 +29,36 @@ import { REQUEST_STATUSES, type RequestStatus } from '../domain/requestStatus.js
 import { isPostgres } from './knex.js';
 import { REQUEST_SEARCH_TABLES } from './requestSearch.js';
 
-export type StatusKind = `status:${RequestStatus}` | `status:${RequestStatus}:earlier`;
+/**
+ * The windows of work, narrowest first: a write to a request submitted before the day `days` before
+ * the write's own (UTC) moves its status's version of that window (the status with `suffix`) as
+ * well as its status's own; one submitted within the window moves only the latter. The first is the
+ * window of recent work (migration 021), the wider ones came with migration 027.
+ */
+export const EARLIER_WINDOWS = [
+  { days: 14, suffix: ':earlier' },
+  { days: 90, suffix: ':earlier:90' },
+  { days: 365, suffix: ':earlier:365' },
+] as const;
+export type EarlierWindow = (typeof EARLIER_WINDOWS)[number];
+
+export type StatusKind = `status:${RequestStatus}` | `status:${RequestStatus}${EarlierWindow['suffix']}`;
 export type ChangeKind = 'data' | 'sessions' | 'people' | StatusKind;
 
 export const statusKind = (status: RequestStatus): StatusKind => `status:${status}`;
-/** Changes to requests in `status` submitted before the window of recent work. */
-export const earlierStatusKind = (status: RequestStatus): StatusKind => `status:${status}:earlier`;
-/**
- * The window of recent work, in days: a write to a request submitted on or after the day this many
- * days before the write's own (UTC) moves only its status's version, not its ':earlier' one.
- */
-export const EARLIER_AFTER_DAYS = 14;
+/** Changes to requests in `status` submitted before `window` (by default the window of recent work). */
+export const earlierStatusKind = (status: RequestStatus, window: EarlierWindow = EARLIER_WINDOWS[0]): StatusKind => `status:${status}${window.suffix}`;
+/** The window of recent work, in days. */
+export const EARLIER_AFTER_DAYS = EARLIER_WINDOWS[0].days;
 /** The name under which a read of the versions also gives the database's day (days since 1970-01-01, UTC). */
 export const DAY_OF_READ = 'day';
-const KINDS: ChangeKind[] = ['data', 'sessions', 'people', ...REQUEST_STATUSES.map(statusKind), ...REQUEST_STATUSES.map(earlierStatusKind)];
+const windowKinds = (windows: readonly EarlierWindow[]) => windows.flatMap((window) => REQUEST_STATUSES.map((status) => earlierStatusKind(status, window)));
+const KINDS: ChangeKind[] = ['data', 'sessions', 'people', ...REQUEST_STATUSES.map(statusKind), ...windowKinds(EARLIER_WINDOWS)];
 
 /** The kinds migration 021 added to databases that 014 created. */
-export const EARLIER_KINDS: ChangeKind[] = REQUEST_STATUSES.map(earlierStatusKind);
+export const EARLIER_KINDS: ChangeKind[] = windowKinds(EARLIER_WINDOWS.slice(0, 1));
+/** The kinds of the wider windows, which migration 027 added. */
+export const WIDER_WINDOW_KINDS: ChangeKind[] = windowKinds(EARLIER_WINDOWS.slice(1));
 
 /**
  * Tables whose changes move no version: bookkeeping that no cached answer shows, and counts derived
@@ -96,11 +111,30 @@ export async function addVersionRows(knex: Knex, kinds: readonly ChangeKind[]): 
     .ignore();
 }
 
-/** SQL true when a request submitted at `submission` (ISO text) is before the window of recent work. */
-const EARLIER_SQL = {
-  pg: (submission: string) => `${submission} < to_char((now() AT TIME ZONE 'UTC')::date - ${EARLIER_AFTER_DAYS}, 'YYYY-MM-DD')`,
-  sqlite: (submission: string) => `${submission} < date('now', '-${EARLIER_AFTER_DAYS} days')`,
-};
+/** The status's own version (no suffix, always moved) and each window's, as rows (suffix, days). */
+const MOVED_ROWS = ["SELECT '' AS suffix, 0 AS days", ...EARLIER_WINDOWS.map((w) => `SELECT '${w.suffix}', ${w.days}`)].join(' UNION ALL ');
+
+/**
+ * PostgreSQL: SQL of the names of the versions that writes to the requests of `requests` (a query of
+ * their `status` and `submission_date`) move: each one's status's, and each window's it was
+ * submitted before (in UTC days before the statement's own).
+ */
+const pgMovedNames = (requests: string) =>
+  `SELECT 'status:' || s.status || w.suffix AS name FROM (${requests}) s CROSS JOIN (${MOVED_ROWS}) w
+   WHERE w.days = 0 OR s.submission_date < to_char((now() AT TIME ZONE 'UTC')::date - w.days, 'YYYY-MM-DD')`;
+
+/**
+ * SQLite: the same names for a trigger's row `row` (NEW or OLD), as a list for IN: of the request
+ * itself, or (`ofItsRequest`) of the request the row belongs to, a lookup by id each. A window's is
+ * NULL, which names nothing, for a request submitted within it. A list of lookups cost a third of a
+ * join of the windows as rows.
+ */
+function sqliteMovedNames(row: string, ofItsRequest: boolean): string {
+  const column = (name: string) => (ofItsRequest ? name : `${row}.${name}`);
+  const status = `'status:' || ${column('status')}`;
+  const names = [status, ...EARLIER_WINDOWS.map((w) => `CASE WHEN ${column('submission_date')} < date('now', '-${w.days} days') THEN ${status} || '${w.suffix}' END`)];
+  return names.map((name) => (ofItsRequest ? `(SELECT ${name} FROM requests WHERE id = ${row}.request_id)` : name)).join(', ');
+}
 
 /**
  * The statuses a statement of a request table moves, read from its transition tables: `changed` for
@@ -133,8 +167,8 @@ export async function createVersionFunctions(knex: Knex): Promise<void> {
       RETURN NULL;
     END $$`);
   // 'data' and the statuses of the requests a statement changed, or of the requests whose rows it
-  // changed, with ':earlier' for those submitted before the window of recent work: one call a
-  // statement (an update reads both its transition tables).
+  // changed, with each window's for those submitted before it: one call a statement (an update
+  // reads both its transition tables).
   for (const [table, source] of Object.entries(STATUS_SOURCES)) {
     for (const [suffix, tables] of [['', ['changed']], ['_update', ['old_rows', 'new_rows']]] as const) {
       const statuses = source(tables);
@@ -142,8 +176,7 @@ export async function createVersionFunctions(knex: Knex): Promise<void> {
         BEGIN
           INSERT INTO lab_version_marks (txid, name)
             SELECT txid_current(), 'data'
-            UNION SELECT txid_current(), k.name FROM (${statuses}) s
-              CROSS JOIN LATERAL (SELECT 'status:' || s.status UNION ALL SELECT 'status:' || s.status || ':earlier' WHERE ${EARLIER_SQL.pg('s.submission_date')}) k(name)
+            UNION SELECT txid_current(), k.name FROM (${pgMovedNames(statuses)}) k
             ON CONFLICT DO NOTHING;
           RETURN NULL;
         END $$`);
@@ -216,14 +249,12 @@ export async function trackChanges(knex: Knex, table: string): Promise<void> {
   for (const event of EVENTS) {
     const moves = own.map((k) => `UPDATE lab_versions SET n = n + 1 WHERE name = '${k}';`);
     for (const row of event === 'INSERT' ? ['NEW'] : event === 'DELETE' ? ['OLD'] : ['OLD', 'NEW']) {
-      if (tracking.kind === 'requests') {
-        moves.push(`UPDATE lab_versions SET n = n + 1 WHERE name = 'status:' || ${row}.status;`);
-        moves.push(`UPDATE lab_versions SET n = n + 1 WHERE name = 'status:' || ${row}.status || ':earlier' AND ${EARLIER_SQL.sqlite(`${row}.submission_date`)};`);
-      }
-      if (tracking.kind === 'request rows') {
-        const request = `FROM requests WHERE id = ${row}.request_id`;
-        moves.push(`UPDATE lab_versions SET n = n + 1 WHERE name = (SELECT 'status:' || status ${request});`);
-        moves.push(`UPDATE lab_versions SET n = n + 1 WHERE name = (SELECT 'status:' || status || ':earlier' ${request} AND ${EARLIER_SQL.sqlite('submission_date')});`);
+      if (tracking.kind === 'requests' || tracking.kind === 'request rows') {
+        const ofItsRequest = tracking.kind === 'request rows';
+        // An update's old row names the same versions as its new one unless it moved what they come
+        // from: most updates (a result entered, a request's details) move them once, not twice.
+        const unlessSame = row === 'OLD' && event === 'UPDATE' ? `${ofItsRequest ? 'OLD.request_id IS NOT NEW.request_id' : '(OLD.status IS NOT NEW.status OR OLD.submission_date IS NOT NEW.submission_date)'} AND ` : '';
+        moves.push(`UPDATE lab_versions SET n = n + 1 WHERE ${unlessSame}name IN (${sqliteMovedNames(row, ofItsRequest)});`);
       }
     }
     await knex.raw(`CREATE TRIGGER ?? AFTER ${event} ON ?? BEGIN ${moves.join(' ')} END`, [`${name}_${event.toLowerCase()}`, table]);

@@ -7,7 +7,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import { openChangeCounter, type ChangeCounter, type ChangeCounterOptions } from '../db/changeCounter.js';
-import { DAY_OF_READ, EARLIER_AFTER_DAYS, earlierStatusKind, stampOf, statusKind, type ChangeKind, type Versions } from '../db/changeVersions.js';
+import { DAY_OF_READ, EARLIER_WINDOWS, earlierStatusKind, stampOf, statusKind, type ChangeKind, type Versions } from '../db/changeVersions.js';
 import type { QueueSort } from '../domain/queue.js';
 import type { RequestStatus } from '../domain/requestStatus.js';
 import { DAY_MS } from '../domain/dates.js';
@@ -41,18 +41,20 @@ export const requestsIn = (statuses: readonly RequestStatus[]): readonly ChangeK
 /**
  * What a page of a list of requests in `statuses` depends on, once computed at `versions`. A page in
  * the oldest-first order (by submission, or by release, which comes later) whose next page begins
- * with a request submitted before the window of recent work cannot change by a write to a request
- * submitted in the window: that request sorts after the page's rows and after the row that keeps the
- * next page there. So it depends only on the ':earlier' versions (db/changeVersions.ts), and the
- * day's submissions, approvals and results on recent requests leave it valid. One day of margin: the
- * day of a write is its statement's, and a transaction never lasts a day. Any other page depends on
- * every change of its statuses.
+ * with a request submitted before a window of work (db/changeVersions.ts EARLIER_WINDOWS) cannot
+ * change by a write to a request submitted in the window: that request sorts after the page's rows
+ * and after the row that keeps the next page there. So it depends only on the versions of the widest
+ * such window, and the day's submissions, approvals and results on requests within it leave it
+ * valid. One day of margin: the day of a write is its statement's, and a transaction never lasts a
+ * day. Any other page depends on every change of its statuses.
  */
 export function pageKinds(statuses: readonly RequestStatus[], page: { sort: QueueSort; followingKey?: string }, versions: Versions): readonly ChangeKind[] {
   const day = versions[DAY_OF_READ];
   if (page.sort !== 'oldest' || page.followingKey === undefined || day === undefined) return requestsIn(statuses);
-  const windowOpens = new Date((day - EARLIER_AFTER_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
-  return page.followingKey < windowOpens ? [...statuses.map(earlierStatusKind), 'people'] : requestsIn(statuses);
+  const { followingKey } = page;
+  const opens = (days: number) => new Date((day - days - 1) * DAY_MS).toISOString().slice(0, 10);
+  const window = EARLIER_WINDOWS.findLast((w) => followingKey < opens(w.days));
+  return window ? [...statuses.map((status) => earlierStatusKind(status, window)), 'people'] : requestsIn(statuses);
 }
 
 export interface ReadCacheLimits {

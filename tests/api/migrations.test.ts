@@ -6,7 +6,7 @@ import { createClientAccount } from '../../server/services/clients.js';
 import { insertRequests } from '../../fixtures/requests.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../helpers/testDatabase.js';
 
-const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail', '017_request_search', '018_version_triggers', '019_specifications', '020_turnaround_weeks', '021_earlier_versions', '022_progress_conformity', '023_sample_species', '024_progress_counts', '025_analyses_write_indexes', '026_version_marks_per_request'];
+const ALL = ['001_initial', '002_list_indexes', '004_certificates', '005_reception', '006_mail_outbox', '007_report_counts', '008_list_search_indexes', '009_client_address_withdrawals', '010_perf_indexes', '011_audit_truncate', '012_settings', '013_request_progress', '014_change_versions', '015_turnaround_paging', '016_audit_trail', '017_request_search', '018_version_triggers', '019_specifications', '020_turnaround_weeks', '021_earlier_versions', '022_progress_conformity', '023_sample_species', '024_progress_counts', '025_analyses_write_indexes', '026_version_marks_per_request', '027_wider_windows'];
 
 const TABLES = [
   'users', 'clients', 'requests', 'request_tests', 'samples', 'analyses', 'request_messages', 'audit_log',
@@ -186,6 +186,25 @@ describe(`migrations (${databaseKind()})`, () => {
     );
     await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'PENDING_REVIEW', submissionDate: '2025-01-02T08:00:00.000Z' }]);
     expect(Number((await earlier())!.n)).toBeGreaterThan(before);
+  });
+
+  it("027_wider_windows adds the versions of the 90 and 365 days' windows, which only writes to requests submitted before them move", async () => {
+    const yearly = async () => Number((await database.db('lab_versions').where('name', 'status:PENDING_REVIEW:earlier:365').sum({ n: 'n' }).first())?.n ?? Number.NaN);
+    await database.db.migrate.down({ migrationSource, name: '027_wider_windows' });
+    expect(await yearly()).toBeNaN();
+    expect(await migrateLatest(database.db)).toEqual(['027_wider_windows']);
+    const client = await createClientAccount(
+      database.db,
+      systemClock,
+      { email: 'wider@example.test', username: null, password: 'correct horse battery', firstName: 'W', lastName: 'V', contactNumber: '639171234567', verified: true },
+      { companyName: 'Wider Meats', ltoNo: 'LTO-27', classification: 'Importer' },
+    );
+    const submitted = (days: number) => insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'PENDING_REVIEW', submissionDate: new Date(Date.now() - days * 86_400_000).toISOString() }]);
+    const before = await yearly();
+    await submitted(100);
+    expect(await yearly()).toBe(before);
+    await submitted(400);
+    expect(await yearly()).toBeGreaterThan(before);
   });
 
   it('023_sample_species adds the species of origin of samples (existing samples: not stated), and takes it away keeping the change triggers', async () => {

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRequests } from '../../fixtures/requests.js';
-import { EARLIER_AFTER_DAYS } from '../../server/db/changeVersions.js';
+import { EARLIER_AFTER_DAYS, EARLIER_WINDOWS } from '../../server/db/changeVersions.js';
 import { createDb, type Db } from '../../server/db/knex.js';
 import type { QueueRow } from '../../server/domain/queue.js';
 import type { RequestStatus } from '../../server/domain/requestStatus.js';
@@ -80,6 +80,20 @@ describe(`pages that end before the recent work (${databaseKind()})`, () => {
     expect(rowsOf(await staff.get('/requests/queue/pending?limit=3')).map(([id]) => id)).toEqual(earlier.slice(1, 4));
   });
 
+  it("keeps a page that ends before last year's work while requests of the last months change", async () => {
+    // The oldest pending requests, and the next page's first, were submitted about two years ago.
+    const old = [await add(730), await add(729), await add(700)];
+    const months = await add(200);
+    const first = await staff.get('/requests/queue/pending?limit=2');
+    expect(rowsOf(first).map(([id]) => id)).toEqual(old.slice(0, 2));
+    await other('requests').where({ id: months }).update({ lot_batch_no: 'LOT-MONTHS' });
+    expect(await requestQueriesOf(async () => expect((await staff.get('/requests/queue/pending?limit=2')).body).toEqual(first.body))).toEqual([]);
+    // A request of two years ago changes: computed again.
+    await other('requests').where({ id: old[1] }).update({ company_name: 'Older Meats' });
+    expect(rowsOf(await staff.get('/requests/queue/pending?limit=2'))).toEqual([[old[0], first.body[0].companyName], [old[1], 'Older Meats']]);
+    await other('requests').whereIn('id', [...old, months]).update({ status: 'REJECTED', rejected_at: daysAgo(0) });
+  });
+
   it('computes a page again on every change of its statuses when it reaches into the recent work', async () => {
     const all = rowsOf(await staff.get('/requests/queue/pending?limit=200'));
     const recent = await add(0);
@@ -103,7 +117,10 @@ describe(`pages that end before the recent work (${databaseKind()})`, () => {
 
   it('answers every page as the obvious SQL over the committed requests, whatever is written between calls', async () => {
     const STATUSES: RequestStatus[] = ['PENDING_REVIEW', 'FOR_RELEASE', 'REJECTED'];
-    const age = fc.oneof(fc.integer({ min: 0, max: EARLIER_AFTER_DAYS - 2 }), fc.integer({ min: EARLIER_AFTER_DAYS + 2, max: LONG_AGO }));
+    // Ages on either side of each window's edge, not on it (the triggers and the pages reckon days
+    // a moment apart).
+    const edges = [0, ...EARLIER_WINDOWS.map((w) => w.days)];
+    const age = fc.oneof(...edges.map((edge, i) => fc.integer({ min: i === 0 ? 0 : edge + 2, max: (edges[i + 1] ?? edge + 60) - 2 })));
     const write = fc.oneof(
       fc.record({ kind: fc.constant('submit' as const), days: age, status: fc.constantFrom<RequestStatus>('PENDING_REVIEW', 'FOR_RELEASE') }),
       fc.record({ kind: fc.constant('move' as const), pick: fc.nat(), status: fc.constantFrom(...STATUSES) }),

@@ -158,7 +158,7 @@ describe('labctl keeps every audit entry when it replaces or drops a SQLite data
     const history = await addHistory(dataDir);
     const done = await labctl(['migrate', 'rollback', '--yes'], dataDir);
     expect(done.exitCode, done.stderr).toBe(0);
-    expect(done.stderr).toContain('reverted 026_version_marks_per_request, 025_analyses_write_indexes, 024_progress_counts, 023_sample_species, 022_progress_conformity, 021_earlier_versions, 020_turnaround_weeks, 019_specifications, 018_version_triggers, 017_request_search, 016_audit_trail, 015_turnaround_paging, 014_change_versions, 013_request_progress, 012_settings, 011_audit_truncate');
+    expect(done.stderr).toContain('reverted 027_wider_windows, 026_version_marks_per_request, 025_analyses_write_indexes, 024_progress_counts, 023_sample_species, 022_progress_conformity, 021_earlier_versions, 020_turnaround_weeks, 019_specifications, 018_version_triggers, 017_request_search, 016_audit_trail, 015_turnaround_paging, 014_change_versions, 013_request_progress, 012_settings, 011_audit_truncate');
     const [backup] = fs.readdirSync(path.join(dataDir, 'backups'));
     expect(await entriesOfFile(path.join(dataDir, 'backups', backup))).toEqual(history);
     // --json: what was applied, on stdout.

@@ -26,6 +26,7 @@ import * as m023 from './023_sample_species.js';
 import * as m024 from './024_progress_counts.js';
 import * as m025 from './025_analyses_write_indexes.js';
 import * as m026 from './026_version_marks_per_request.js';
+import * as m027 from './027_wider_windows.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '024_progress_counts': m024,
   '025_analyses_write_indexes': m025,
   '026_version_marks_per_request': m026,
+  '027_wider_windows': m027,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

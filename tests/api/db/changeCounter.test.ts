@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openChangeCounter, type ChangeCounter } from '../../../server/db/changeCounter.js';
-import { DAY_OF_READ, untrackedTables } from '../../../server/db/changeVersions.js';
+import { DAY_OF_READ, EARLIER_WINDOWS, untrackedTables } from '../../../server/db/changeVersions.js';
 import { counterApplicationName, HEARTBEAT_MS } from '../../../server/db/postgresCounter.js';
 import { migrateLatest } from '../../../server/db/migrate.js';
 import { createSession } from '../../../server/services/sessions.js';
@@ -17,6 +17,7 @@ import { createClientAccount } from '../../../server/services/clients.js';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../../helpers/testDatabase.js';
 
 const now = () => new Date().toISOString();
+const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000).toISOString();
 
 describe(`change versions (${databaseKind()})`, () => {
   let database: TestDatabase;
@@ -80,13 +81,23 @@ describe(`change versions (${databaseKind()})`, () => {
       const after = await read();
       return Object.keys(after).filter((k) => after[k] !== before[k]).sort();
     };
-    // Submitted long before the window of recent work: each status moves its ':earlier' version too.
+    // Submitted 200 days ago, before the windows of 14 and 90 days but within the year's: each status
+    // moves those two windows' versions too.
+    const [fortnight, quarter, year] = EARLIER_WINDOWS.map((w) => w.suffix);
+    const windowsOf = (status: string, suffixes: string[]) => [`status:${status}`, ...suffixes.map((suffix) => `status:${status}${suffix}`)];
+    // As moved() names them: in name order.
+    const named = (...names: string[]) => names.sort();
     let requestId = 0;
-    expect(await moved(async () => ([{ requestId }] = await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'PENDING_REVIEW', submissionDate: '2026-03-02T08:00:00.000Z' }])))).toEqual(['data', 'status:PENDING_REVIEW', 'status:PENDING_REVIEW:earlier']);
-    expect(await moved(() => database.db('requests').where({ id: requestId }).update({ status: 'FOR_TESTING' }))).toEqual(['data', 'status:FOR_TESTING', 'status:FOR_TESTING:earlier', 'status:PENDING_REVIEW', 'status:PENDING_REVIEW:earlier']);
-    expect(await moved(() => database.db('samples').where({ request_id: requestId }).update({ sample_type_description: 'Beef shank' }))).toEqual(['data', 'status:FOR_TESTING', 'status:FOR_TESTING:earlier']);
-    expect(await moved(() => database.db('samples').insert({ request_id: requestId, position: 9, sample_type_description: 'Pork belly' }))).toEqual(['data', 'status:FOR_TESTING', 'status:FOR_TESTING:earlier']);
-    expect(await moved(() => database.db('samples').where({ request_id: requestId, position: 9 }).delete())).toEqual(['data', 'status:FOR_TESTING', 'status:FOR_TESTING:earlier']);
+    expect(await moved(async () => ([{ requestId }] = await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'PENDING_REVIEW', submissionDate: daysAgo(200) }])))).toEqual(named('data', ...windowsOf('PENDING_REVIEW', [fortnight, quarter])));
+    expect(await moved(() => database.db('requests').where({ id: requestId }).update({ status: 'FOR_TESTING' }))).toEqual(named('data', ...windowsOf('FOR_TESTING', [fortnight, quarter]), ...windowsOf('PENDING_REVIEW', [fortnight, quarter])));
+    expect(await moved(() => database.db('samples').where({ request_id: requestId }).update({ sample_type_description: 'Beef shank' }))).toEqual(named('data', ...windowsOf('FOR_TESTING', [fortnight, quarter])));
+    expect(await moved(() => database.db('samples').insert({ request_id: requestId, position: 9, sample_type_description: 'Pork belly' }))).toEqual(named('data', ...windowsOf('FOR_TESTING', [fortnight, quarter])));
+    expect(await moved(() => database.db('samples').where({ request_id: requestId, position: 9 }).delete())).toEqual(named('data', ...windowsOf('FOR_TESTING', [fortnight, quarter])));
+    // Submitted 400 days ago: every window's; 30 days ago: the fortnight's only.
+    const [{ requestId: lastYear }] = await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'FOR_RELEASE', submissionDate: daysAgo(400) }]);
+    expect(await moved(() => database.db('analyses').where({ request_id: lastYear }).update({ value: 'Absent' }))).toEqual(named('data', ...windowsOf('FOR_RELEASE', [fortnight, quarter, year])));
+    const [{ requestId: lastMonth }] = await insertRequests(database.db, [{ clientUserId: client.id, tests: ['eColi'], status: 'FOR_RELEASE', submissionDate: daysAgo(30) }]);
+    expect(await moved(() => database.db('requests').where({ id: lastMonth }).update({ lot_batch_no: 'LOT-30' }))).toEqual(named('data', ...windowsOf('FOR_RELEASE', [fortnight])));
     // Submitted within the window (today): only its status.
     const today = new Date().toISOString();
     let recent = 0;

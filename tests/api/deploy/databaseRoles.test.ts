@@ -94,7 +94,7 @@ if (databaseKind() === 'postgres') {
       expect(createRoles).toContain(`CREATE DATABASE ${database} OWNER ${owner};\n\\c ${database}\n`);
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-roles-'));
       const migrated = await labctl(['migrate', 'latest'], dataDir, { env: { DATABASE_URL: appUrl, MIGRATION_DATABASE_URL: ownerUrl } });
-      expect([migrated.exitCode, migrated.stderr]).toEqual([0, expect.stringMatching(/applied 001_initial, .*026_version_marks_per_request$/)]);
+      expect([migrated.exitCode, migrated.stderr]).toEqual([0, expect.stringMatching(/applied 001_initial, .*027_wider_windows$/)]);
       // Migration 017 installed pg_trgm as the database's owner, not a superuser.
       expect((await scratch.raw("SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'")).rows).toEqual([{ nspname: 'public' }]);
       const granted = await privilegesOf(app);
@@ -159,7 +159,7 @@ if (databaseKind() === 'postgres') {
       };
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-roles-'));
       const migrated = await labctl(['migrate', 'latest'], dataDir, { env: { DATABASE_URL: urlAs(appRole), MIGRATION_DATABASE_URL: urlAs(ownerRole) } });
-      expect([migrated.exitCode, migrated.stderr]).toEqual([0, expect.stringMatching(/applied 001_initial, .*026_version_marks_per_request$/)]);
+      expect([migrated.exitCode, migrated.stderr]).toEqual([0, expect.stringMatching(/applied 001_initial, .*027_wider_windows$/)]);
       appDb = createDb({ client: 'pg', connectionString: urlAs(appRole), searchPath: schema });
       app = await startTestApp({}, { database: { ...database, db: appDb, drop: () => appDb.destroy() } });
     });
