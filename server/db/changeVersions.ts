@@ -111,6 +111,20 @@ export async function addVersionRows(knex: Knex, kinds: readonly ChangeKind[]): 
     .ignore();
 }
 
+/**
+ * Brings a database to new kinds (a migration's): their rows, and triggers that mark them; on
+ * PostgreSQL the functions the triggers call, on SQLite the row triggers, which hold their
+ * statements themselves.
+ */
+export async function addKinds(knex: Knex, kinds: readonly ChangeKind[]): Promise<void> {
+  await addVersionRows(knex, kinds);
+  if (isPostgres(knex)) return createVersionFunctions(knex);
+  for (const table of await trackedTables(knex)) {
+    await untrackChanges(knex, table);
+    await trackChanges(knex, table);
+  }
+}
+
 /** The status's own version (no suffix, always moved) and each window's, as rows (suffix, days). */
 const MOVED_ROWS = ["SELECT '' AS suffix, 0 AS days", ...EARLIER_WINDOWS.map((w) => `SELECT '${w.suffix}', ${w.days}`)].join(' UNION ALL ');
 

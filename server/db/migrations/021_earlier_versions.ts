@@ -4,19 +4,9 @@
 // rows and gives the triggers the new marks; a database that 014 created with them already (any
 // created since) gets the same triggers again.
 import type { Knex } from 'knex';
-import { EARLIER_KINDS, addVersionRows, createVersionFunctions, trackChanges, trackedTables, untrackChanges } from '../changeVersions.js';
-import { isPostgres } from '../knex.js';
+import { EARLIER_KINDS, addKinds } from '../changeVersions.js';
 
-export async function up(knex: Knex): Promise<void> {
-  await addVersionRows(knex, EARLIER_KINDS);
-  // PostgreSQL's triggers call the functions, which now mark ':earlier' too.
-  if (isPostgres(knex)) return createVersionFunctions(knex);
-  // SQLite's row triggers hold their statements themselves.
-  for (const table of await trackedTables(knex)) {
-    await untrackChanges(knex, table);
-    await trackChanges(knex, table);
-  }
-}
+export const up = (knex: Knex): Promise<void> => addKinds(knex, EARLIER_KINDS);
 
 // Without their rows the new marks move nothing, and no page depends on them once the server that
 // read them stops.
