@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRequests } from '../../../fixtures/requests.js';
 import { buildSubmitPayload, type SubmitRequestForm } from '../../../server/domain/requestPayload.js';
 import type { User } from '../../../server/services/users.js';
+import { callStatements } from '../../helpers/callStatements.js';
 import type { HttpClient } from '../../helpers/httpClient.js';
 import { startTestApp, type TestApp } from '../../helpers/testApp.js';
 import { databaseKind } from '../../helpers/testDatabase.js';
@@ -121,16 +122,7 @@ describe(`client requests (${databaseKind()})`, () => {
     // SQLite answers in this process, where a statement costs no round trip.
     if (databaseKind() === 'postgres') {
       it('writes a submission in two statements: the profile read drawing the id, then the request and all its rows at once', async () => {
-        const statements: string[] = [];
-        const onQuery = (q: { sql: string }) => statements.push(q.sql);
-        app.db.on('query', onQuery);
-        try {
-          expect((await submit(alice, payload({ lotBatchNo: 'LOT-TWO-STATEMENTS' }))).status).toBe(201);
-        } finally {
-          app.db.removeListener('query', onQuery);
-        }
-        // Besides the session's read (the outbox worker may also ask for mail meanwhile).
-        const submission = statements.filter((sql) => !/\b(sessions|outbox)\b/.test(sql));
+        const submission = await callStatements(app.db, async () => expect((await submit(alice, payload({ lotBatchNo: 'LOT-TWO-STATEMENTS' }))).status).toBe(201));
         expect(submission).toHaveLength(2);
         expect(submission[0]).toMatch(/nextval\(.* from "users" as "u" inner join "clients"/);
         expect(submission[1]).toMatch(/^with .*insert into "requests".*insert into "samples"/);
