@@ -23,6 +23,15 @@ import { startTestApp, TEST_PASSWORD, type TestApp } from '../../helpers/testApp
 import { createTestDatabase, databaseKind, type TestDatabase } from '../../helpers/testDatabase.js';
 import { logIn } from '../accounts/support.js';
 
+/** The data directories the runs of labctl get, removed once the file's tests are done. */
+const scratchDirs: string[] = [];
+const scratchDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-roles-'));
+  scratchDirs.push(dir);
+  return dir;
+};
+afterAll(() => scratchDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
 /** What a role's statement answers: 'ok' or PostgreSQL's message. */
 const outcome = (query: Promise<unknown>) => query.then(() => 'ok', (err: Error) => err.message);
 
@@ -92,7 +101,7 @@ if (databaseKind() === 'postgres') {
 
     it('creates the roles and the database, and `labctl migrate latest` as it says grants what its second block shows', async () => {
       expect(createRoles).toContain(`CREATE DATABASE ${database} OWNER ${owner};\n\\c ${database}\n`);
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-roles-'));
+      const dataDir = scratchDir();
       const migrated = await labctl(['migrate', 'latest'], dataDir, { env: { DATABASE_URL: appUrl, MIGRATION_DATABASE_URL: ownerUrl } });
       expect([migrated.exitCode, migrated.stderr]).toEqual([0, expect.stringMatching(/applied 001_initial, .*027_wider_windows$/)]);
       // Migration 017 installed pg_trgm as the database's owner, not a superuser.
@@ -112,7 +121,7 @@ if (databaseKind() === 'postgres') {
     });
 
     it('lets the portal work as lab_app, which can neither create a table nor alter the audit trail', async () => {
-      const listed = await labctl(['requests', 'list'], fs.mkdtempSync(path.join(os.tmpdir(), 'lab-roles-')), { env: { DATABASE_URL: appUrl } });
+      const listed = await labctl(['requests', 'list'], scratchDir(), { env: { DATABASE_URL: appUrl } });
       expect([listed.exitCode, listed.stderr]).toEqual([0, '']);
       const appDb = knexFactory({ client: 'pg', connection: appUrl, pool: { min: 0, max: 1 } });
       try {
@@ -157,7 +166,7 @@ if (databaseKind() === 'postgres') {
         url.username = role;
         return url.toString();
       };
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-roles-'));
+      const dataDir = scratchDir();
       const migrated = await labctl(['migrate', 'latest'], dataDir, { env: { DATABASE_URL: urlAs(appRole), MIGRATION_DATABASE_URL: urlAs(ownerRole) } });
       expect([migrated.exitCode, migrated.stderr]).toEqual([0, expect.stringMatching(/applied 001_initial, .*027_wider_windows$/)]);
       appDb = createDb({ client: 'pg', connectionString: urlAs(appRole), searchPath: schema });
@@ -210,7 +219,7 @@ if (databaseKind() === 'postgres') {
 
     it('cannot apply a pending migration itself: a command run as that role stops and says how', async () => {
       await superuser.withSchema(schema).table('knex_migrations').where({ name: '016_audit_trail' }).delete();
-      const res = await labctl(['requests', 'list'], fs.mkdtempSync(path.join(os.tmpdir(), 'lab-roles-')), { env: { DATABASE_URL: urlAs(appRole) } });
+      const res = await labctl(['requests', 'list'], scratchDir(), { env: { DATABASE_URL: urlAs(appRole) } });
       expect([res.exitCode, res.stderr]).toEqual([1, 'Error: Migrations are pending (016_audit_trail) and the database role of DATABASE_URL may not apply them: run `labctl migrate latest` with MIGRATION_DATABASE_URL set to the tables\' owner (docs/deploy.md section 4).']);
     });
   });

@@ -26,9 +26,11 @@ describe(`labctl results import of ${ROWS.toLocaleString('en-US')} rows, in seve
     await app.createUser('client');
     const t = await app.createUser('microbiotester');
     tester = { id: t.id, role: t.role };
-    const csvFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lab-import-')), 'results.csv');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-import-'));
+    const csvFile = path.join(dir, 'results.csv');
     await prepareImportBench(app.db, app.clock, { rows: ROWS, csvFile });
     csv = fs.readFileSync(csvFile);
+    fs.rmSync(dir, { recursive: true, force: true });
     // Each request's first appearance in the file, in order.
     controlNumbers = [...new Set(csv.toString('utf8').trim().split('\n').slice(1).map((line) => line.split(',')[0]))];
   }, 120_000);
