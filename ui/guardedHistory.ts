@@ -26,6 +26,17 @@ type Update = Parameters<Listener>[0];
 /** Decides whether a move from `currentLocation` to `nextLocation` must be held. */
 export type Blocker = (move: { currentLocation: Location; nextLocation: Location }) => boolean;
 
+/**
+ * The blocker of a screen at `page` (a pathname): it holds moves away from that page only. A move to
+ * /login is never held: it is Log out (the header asks first) or an expired session (the drafts stay
+ * on this computer and the user comes back to the same page after logging in). Changes of the query
+ * alone (a list's search or paging) stay on the page. A move from another page passes: after Leave,
+ * the screen may still be mounted while the next one loads, and a quick Back must not be held (and
+ * then dropped when the screen goes) by a question about a page already left.
+ */
+export const leavingPage = (page: string): Blocker => ({ currentLocation, nextLocation }) =>
+  currentLocation.pathname === page && nextLocation.pathname !== '/login' && nextLocation.pathname !== page;
+
 /** A held move: the blocker that held it, and the user's two answers. */
 export interface PendingMove {
   blocker: Blocker;

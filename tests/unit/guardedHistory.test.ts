@@ -1,10 +1,9 @@
 import { UNSAFE_createMemoryHistory as createMemoryHistory, type Location } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import { guardHistory, type Blocker } from '../../ui/guardedHistory.js';
+import { guardHistory, leavingPage } from '../../ui/guardedHistory.js';
 
-// The same rule as hooks/useUnsavedGuard.tsx: another path is another page; /login is never held.
-const leavesPage: Blocker = ({ currentLocation, nextLocation }) =>
-  nextLocation.pathname !== '/login' && nextLocation.pathname !== currentLocation.pathname;
+// The bench screen's blocker, as hooks/useUnsavedGuard.tsx registers it while its entries are unsaved.
+const leavesPage = leavingPage('/bench');
 
 /** A history at /home, /bench?q=1, /bench?q=2, /other with the bench's last view shown (index 2). */
 function setUp() {
@@ -77,6 +76,20 @@ describe('the page history that holds a move away from unsaved entries', () => {
     pending()!.proceed();
     expect(here()).toBe('/other');
     expect(seen).toEqual(['/bench?q=1', '/home', '/bench?q=1', '/other']);
+    unblock();
+  });
+
+  it('lets Back through right after Leave, while the screen left is still mounted with its blocker', () => {
+    const { history, seen, here, pending, block } = setUp();
+    const unblock = block(leavesPage);
+    history.push('/home');
+    pending()!.proceed();
+    expect(seen).toEqual(['/home']);
+    // The next page is still loading, so the bench has not unmounted yet: Back returns to it at once.
+    history.go(-1);
+    expect(pending()).toBeNull();
+    expect(here()).toBe('/bench?q=2');
+    expect(seen).toEqual(['/home', '/bench?q=2']);
     unblock();
   });
 

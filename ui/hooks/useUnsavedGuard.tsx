@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
-import type { Blocker } from '../guardedHistory.js';
+import { leavingPage } from '../guardedHistory.js';
 import { portalHistory } from '../portalHistory.js';
 
 export const LEAVE_QUESTION = 'You have unsaved results. Leave this page and keep them only as a draft on this computer?';
@@ -20,14 +20,6 @@ export function useAnyUnsaved(): boolean {
 }
 
 /**
- * A move to /login is never held: it is Log out (the header asks first) or an expired session
- * (the drafts stay on this computer and the user comes back to the same page after logging in).
- * Changes of the query alone (a list's search or paging) stay on the page.
- */
-const leavesPage: Blocker = ({ currentLocation, nextLocation }) =>
-  nextLocation.pathname !== '/login' && nextLocation.pathname !== currentLocation.pathname;
-
-/**
  * While `unsaved`, asks before the page is left, whatever the way out: a link, a button that
  * navigates (the header's Home), the browser's back and forward (a blocker on the page's history,
  * guardedHistory.ts), Log out (the header, through useAnyUnsaved), reload or closing the tab
@@ -35,11 +27,8 @@ const leavesPage: Blocker = ({ currentLocation, nextLocation }) =>
  * render.
  */
 export function useUnsavedGuard(unsaved: boolean): ReactNode {
-  // Each guard has its own blocker, so only the screen that held the move asks.
-  const [blocker] = useState(() => {
-    const own: Blocker = (move) => leavesPage(move);
-    return own;
-  });
+  // Each guard has its own blocker, of the page it was mounted on, so only the screen that held the move asks.
+  const [blocker] = useState(() => leavingPage(portalHistory.history.location.pathname));
   const held = useSyncExternalStore(portalHistory.subscribe, portalHistory.pending);
 
   useEffect(() => {
