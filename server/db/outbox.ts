@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { isPostgres } from './knex.js';
 import { slices } from './sql.js';
 
 /** What the outbox stores of a message (the shape of the mail module's MailMessage). */
@@ -110,6 +111,20 @@ export function mailQueued(): void {
   queued.emit('queued');
 }
 
+/** A claimed mail's row, as PostgreSQL (bigint ids as text) or SQLite returns it. */
+interface ClaimedRow {
+  id: number | string;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  demo_hint: string | null;
+  attempts: number | string;
+  request_id: number | string | null;
+  actor_user_id: number | string | null;
+  created_at: string;
+}
+
 /** Claims up to `limit` due mails (of `only` when given) for `leaseMs` under a fresh claim token, oldest first. */
 export async function claimDueMail(db: Knex, worker: string, limit: number, leaseMs: number, only?: readonly number[]): Promise<ClaimedMail[]> {
   const now = Date.now();
@@ -122,19 +137,19 @@ export async function claimDueMail(db: Knex, worker: string, limit: number, leas
     .orderBy('id')
     .limit(limit);
   if (only) due.whereIn('id', only);
-  // Read first: an idle poll must not ask for SQLite's write lock, whose wait (while another process
-  // writes, e.g. a labctl import) would hold the server's one connection from every other call.
-  if (!(await due.clone().first())) return [];
-  const claimed = await db('outbox')
+  // On SQLite, read first: an idle poll must not ask for the write lock, whose wait (while another
+  // process writes, e.g. a labctl import) would hold the server's one connection from every other
+  // call. On PostgreSQL the claim alone is one round trip, where a pass runs for every commit that
+  // queued mail: the read would be a third of a pass's statements.
+  if (!isPostgres(db) && !(await due.clone().first())) return [];
+  const claimed: ClaimedRow[] = await db('outbox')
     .whereIn('id', due)
     .where('state', 'pending')
     .where('claimed_until_ms', '<', now)
-    .update({ claimed_by: claim, claimed_until_ms: now + leaseMs });
-  if (claimed === 0) return [];
-  const rows = await db('outbox')
-    .where('claimed_by', claim)
-    .orderBy('id')
-    .select('id', 'recipient', 'subject', 'text_body', 'html_body', 'demo_hint', 'attempts', 'request_id', 'actor_user_id', 'created_at');
+    .update({ claimed_by: claim, claimed_until_ms: now + leaseMs })
+    .returning(['id', 'recipient', 'subject', 'text_body', 'html_body', 'demo_hint', 'attempts', 'request_id', 'actor_user_id', 'created_at']);
+  // Oldest first, as they were due: an UPDATE returns its rows in no set order.
+  const rows = claimed.sort((a, b) => Number(a.id) - Number(b.id));
   return rows.map((r) => ({
     id: Number(r.id),
     origin: r.request_id === null ? null : { requestId: Number(r.request_id), actorUserId: Number(r.actor_user_id) },

@@ -74,6 +74,10 @@ export async function deliverDueMail(options: OutboxWorkerOptions): Promise<numb
     if (delivered.length > 0) await markMailSent(o.db, delivered, o.clock?.now() ?? new Date());
     attempts.forEach((a) => o.onAttempt?.(a));
     sent += delivered.length;
+    // A short batch took every mail due when it was claimed. Mail queued here since then starts a pass
+    // of its own (startOutboxWorker), and other instances' mail is found by the next poll: another
+    // claim now would be a round trip for nothing after almost every commit.
+    if (batch.length < BATCH) return sent;
   }
 }
 
