@@ -77,9 +77,14 @@ export async function resolveSession(db: Knex, clock: Clock, policy: SessionPoli
     return undefined;
   }
   // The update moves the sessions version, which makes the cached session stale: the next call reads
-  // the new time. It moves no data version, so no answer goes stale.
+  // the new time. It moves no data version, so no answer goes stale. Only a row not refreshed within
+  // the minute is written: the calls that saw the same stale time at once (a screen's several calls,
+  // either instance) then write it once, and on PostgreSQL wait for one commit, not for each other's.
   if (now - session.lastSeenMs > TOUCH_EVERY_MS) {
-    await db('sessions').where({ id: session.id }).update({ last_seen_at: new Date(now).toISOString() });
+    await db('sessions')
+      .where({ id: session.id })
+      .where('last_seen_at', '<', new Date(now - TOUCH_EVERY_MS).toISOString())
+      .update({ last_seen_at: new Date(now).toISOString() });
   }
   return session.user;
 }

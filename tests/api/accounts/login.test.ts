@@ -140,6 +140,28 @@ describe(`login: POST /login, POST /verify-otp, GET /me, POST /logout (${databas
       expect((await http.get('/me')).status).toBe(401);
     });
 
+    it('refresh the last-seen time with one row write when many calls of a session arrive at once after a minute', async () => {
+      const { http, user } = await app.signedIn('staff');
+      app.clock.advanceMinutes(2);
+      // Each call has seen the session as last seen two minutes ago: one of them writes the new time,
+      // the others find it written (on PostgreSQL they would otherwise queue on the row's lock, one
+      // commit after another).
+      let written = 0;
+      const onResponse = (changed: unknown, query: { sql: string }) => {
+        if (/^update [`"]sessions[`"]/.test(query.sql) && Number(changed) > 0) written += 1;
+      };
+      app.db.on('query-response', onResponse);
+      try {
+        const answers = await Promise.all(Array.from({ length: 10 }, () => http.get('/me')));
+        expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+      } finally {
+        app.db.removeListener('query-response', onResponse);
+      }
+      expect(written).toBe(1);
+      const row = await app.db('sessions').where({ user_id: user.id }).first('last_seen_at');
+      expect(row.last_seen_at).toBe(app.clock.now().toISOString());
+    });
+
     it('end on log out, and the cookie is cleared', async () => {
       const user = await app.createUser('client');
       const http = app.anonymous();
